@@ -1,0 +1,66 @@
+import { McpErrorCode } from './mcp-error-codes.js';
+
+/**
+ * A protocol-level failure: it becomes a JSON-RPC error object, never a tool result.
+ * `httpStatus` is what Streamable HTTP answers with; stdio ignores it.
+ *
+ * @publicApi
+ */
+export class McpError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+    readonly httpStatus: number = defaultHttpStatus(code),
+  ) {
+    super(message);
+    this.name = 'McpError';
+  }
+
+  static invalidParams(message: string, data?: unknown, httpStatus?: number): McpError {
+    return new McpError(McpErrorCode.InvalidParams, message, data, httpStatus);
+  }
+
+  static methodNotFound(method: string): McpError {
+    return new McpError(McpErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, 404);
+  }
+
+  static invalidRequest(message: string): McpError {
+    return new McpError(McpErrorCode.InvalidRequest, message, undefined, 400);
+  }
+
+  static headerMismatch(message: string): McpError {
+    return new McpError(McpErrorCode.HeaderMismatch, message, undefined, 400);
+  }
+
+  static missingCapability(requiredCapabilities: Record<string, unknown>): McpError {
+    return new McpError(
+      McpErrorCode.MissingRequiredClientCapability,
+      'The client did not declare a capability this request needs',
+      { requiredCapabilities },
+      400,
+    );
+  }
+
+  static internal(): McpError {
+    return new McpError(McpErrorCode.InternalError, 'Internal error', undefined, 500);
+  }
+}
+
+function defaultHttpStatus(code: number): number {
+  switch (code) {
+    case McpErrorCode.MethodNotFound:
+      return 404;
+    case McpErrorCode.ParseError:
+    case McpErrorCode.InvalidRequest:
+    case McpErrorCode.HeaderMismatch:
+    case McpErrorCode.MissingRequiredClientCapability:
+    case McpErrorCode.UnsupportedProtocolVersion:
+      return 400;
+    case McpErrorCode.InternalError:
+      return 500;
+    default:
+      // -32602 and friends: the request was read and answered; the error is in the body.
+      return 200;
+  }
+}
