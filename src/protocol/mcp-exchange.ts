@@ -1,0 +1,32 @@
+import type { IncomingMessage } from 'node:http';
+import type { JsonRpcId, JsonRpcNotification } from './json-rpc.js';
+import type { ClientCapabilities, Implementation, LoggingLevel } from './wire-types.js';
+
+/** Where a request came from. Handlers reach the raw HTTP request through it (guards, auth). */
+export type McpTransportInfo =
+  | { readonly kind: 'http'; readonly request: IncomingMessage }
+  | { readonly kind: 'stdio' };
+
+/**
+ * One JSON-RPC request as the server sees it, after the `_meta` envelope was checked.
+ * Immutable: nothing is remembered between requests.
+ *
+ * @publicApi
+ */
+export interface McpExchange {
+  readonly id: JsonRpcId;
+  readonly method: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: Readonly<ClientCapabilities>;
+  readonly clientInfo?: Readonly<Implementation>;
+  /** Present only when the request asked for log messages (deprecated `_meta` logLevel). */
+  readonly logLevel?: LoggingLevel;
+  /** Present only when the request carries `_meta.progressToken`. */
+  readonly progressToken?: string | number;
+  readonly transport: McpTransportInfo;
+  /** Aborted when the client goes away (closed connection) or the server shuts down. */
+  readonly signal: AbortSignal;
+  /** Sends a notification related to this request on its response stream (switches HTTP to SSE). */
+  notify(notification: JsonRpcNotification): void;
+}
