@@ -5,3 +5,5 @@ export * from './mcp.error.js';
 export * from './json-rpc.js';
 export * from './wire-types.js';
 export * from './mcp-methods.js';
+export * from './mcp-http-challenge.js';
+export * from './mcp-exchange.js';

@@ -1,12 +1,14 @@
+import { IntrinsicException } from '@nestjs/common';
 import { McpErrorCode } from './mcp-error-codes.js';
 
 /**
  * A protocol-level failure: it becomes a JSON-RPC error object, never a tool result.
- * `httpStatus` is what Streamable HTTP answers with; stdio ignores it.
+ * `httpStatus` is what Streamable HTTP answers with; stdio ignores it. It is an intrinsic
+ * exception so Nest's fallback filter does not log client mistakes as server errors.
  *
  * @publicApi
  */
-export class McpError extends Error {
+export class McpError extends IntrinsicException {
   constructor(
     readonly code: number,
     message: string,

@@ -1,0 +1,31 @@
+import { SetMetadata } from '@nestjs/common';
+import type { JsonSchema, ToolAnnotations } from '../protocol/wire-types.js';
+import { MCP_TOOL_METADATA } from './mcp-metadata.constants.js';
+
+/** @publicApi */
+export interface McpToolOptions {
+  /** Tool name; defaults to the method name. Must match `^[A-Za-z0-9_./-]{1,64}$`. */
+  name?: string;
+  title?: string;
+  /** What the tool does, for the model. */
+  description: string;
+  annotations?: ToolAnnotations;
+  /**
+   * A hand-written JSON Schema for the arguments, used as is instead of one generated from the
+   * method's DTO parameter (arguments are then not validated by class-validator).
+   */
+  inputSchema?: JsonSchema;
+  /** A hand-written output schema; by default one is generated when the method declares a DTO return type. */
+  outputSchema?: JsonSchema;
+  /** Extra `_meta` advertised with the tool in tools/list. */
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * Exposes a provider method as an MCP tool. The first parameter's class-validator DTO (if any)
+ * becomes the `inputSchema`, and arguments are validated against it on every call. The handler
+ * receives `(input, exchange)` unless it uses `@McpArgs()` / `@McpCtx()`.
+ *
+ * @publicApi
+ */
+export const McpTool = (options: McpToolOptions): MethodDecorator => SetMetadata(MCP_TOOL_METADATA, options);

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { ExternalContextCreator } from '@nestjs/core';
+import { ROUTE_ARGS_METADATA } from '../decorators/mcp-metadata.constants.js';
+import { INPUT_REQUIRED_INTERCEPTOR } from '../mrtr/input-required.interceptor.js';
+import type { McpHandler } from './mcp-handler.js';
+import { McpParamsFactory } from './mcp-params.factory.js';
+
+/** The ExecutionContext type our handlers run under: `context.getType() === 'mcp'`. */
+export const MCP_CONTEXT_TYPE = 'mcp';
+
+const INTERCEPTORS_METADATA = '__interceptors__';
+
+/**
+ * Wraps a provider method so it runs through Nest's enhancer pipeline exactly as a route does
+ * (global and local guards, interceptors, pipes, filters), built once per handler at bootstrap.
+ */
+@Injectable()
+export class McpHandlerFactory {
+  private readonly paramsFactory = new McpParamsFactory();
+
+  constructor(private readonly externalContextCreator: ExternalContextCreator) {}
+
+  create(instance: object, methodName: string): McpHandler {
+    const method = (instance as Record<string, unknown>)[methodName] as (...args: unknown[]) => unknown;
+    this.appendInputRequiredInterceptor(method);
+    const run = this.externalContextCreator.create(
+      instance,
+      method,
+      methodName,
+      ROUTE_ARGS_METADATA,
+      this.paramsFactory,
+      undefined,
+      undefined,
+      { guards: true, interceptors: true, filters: true },
+      MCP_CONTEXT_TYPE,
+    );
+    return {
+      handlerClass: instance.constructor,
+      handlerName: methodName,
+      invoke: (input, exchange) => run(input, exchange),
+    };
+  }
+
+  /**
+   * Method-level interceptors are the innermost ones, and the last of them is closest to the
+   * handler: appended there, ours sees the control signal before any interceptor or filter of the
+   * application can swallow or log it. An instance (not a class) needs no registration as an
+   * injectable of the user's module.
+   */
+  private appendInputRequiredInterceptor(method: object): void {
+    const existing: unknown[] = Reflect.getMetadata(INTERCEPTORS_METADATA, method) ?? [];
+    if (!existing.includes(INPUT_REQUIRED_INTERCEPTOR)) {
+      Reflect.defineMetadata(INTERCEPTORS_METADATA, [...existing, INPUT_REQUIRED_INTERCEPTOR], method);
+    }
+  }
+}

@@ -1,0 +1,58 @@
+/** Something registered under a unique name, with the method that provides it (for error messages). */
+export interface Registered {
+  readonly name: string;
+  /** e.g. `OrdersTools.placeOrder`, used to name both sides of a duplicate. */
+  readonly source: string;
+}
+
+export type RegistryListener = () => void;
+
+/**
+ * A name-keyed registry that may change at runtime. Readers get a cached array, rebuilt only after
+ * a change, so list requests do no per-request work; listeners hear about every change (they drive
+ * `list_changed` notifications).
+ */
+export class McpRegistry<T extends Registered> {
+  private readonly entries = new Map<string, T>();
+  private snapshot: readonly T[] | undefined;
+  private readonly listeners = new Set<RegistryListener>();
+
+  constructor(private readonly kind: string) {}
+
+  add(entry: T): void {
+    const existing = this.entries.get(entry.name);
+    if (existing) {
+      throw new Error(`Duplicate MCP ${this.kind} name "${entry.name}": declared by ${existing.source} and by ${entry.source}. Give one of them another name.`);
+    }
+    this.entries.set(entry.name, entry);
+    this.changed();
+  }
+
+  remove(name: string): boolean {
+    const removed = this.entries.delete(name);
+    if (removed) this.changed();
+    return removed;
+  }
+
+  get(name: string): T | undefined {
+    return this.entries.get(name);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  values(): readonly T[] {
+    return (this.snapshot ??= Object.freeze([...this.entries.values()]));
+  }
+
+  onChange(listener: RegistryListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  protected changed(): void {
+    this.snapshot = undefined;
+    for (const listener of this.listeners) listener();
+  }
+}

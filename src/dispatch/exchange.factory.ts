@@ -1,0 +1,62 @@
+import { McpError } from '../protocol/mcp.error.js';
+import { McpErrorCode } from '../protocol/mcp-error-codes.js';
+import type { McpExchange } from '../protocol/mcp-exchange.js';
+import type { JsonRpcId } from '../protocol/json-rpc.js';
+import {
+  META_CLIENT_CAPABILITIES,
+  META_CLIENT_INFO,
+  META_LOG_LEVEL,
+  META_PROGRESS_TOKEN,
+  META_PROTOCOL_VERSION,
+} from '../protocol/meta-keys.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
+import type { ClientCapabilities, Implementation, LoggingLevel } from '../protocol/wire-types.js';
+import type { McpInbound } from './mcp-inbound.js';
+
+const LOG_LEVELS: ReadonlySet<string> = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Reads the per-request `_meta` envelope (SEP-2575) into an immutable exchange. Missing protocol
+ * version or client capabilities → -32602 with HTTP 400; an unsupported version → -32022.
+ */
+export function createExchange(id: JsonRpcId, method: string, params: Record<string, unknown>, inbound: McpInbound): McpExchange {
+  const meta = params['_meta'];
+  if (!isObject(meta)) {
+    throw McpError.invalidParams(`params._meta is required and must carry "${META_PROTOCOL_VERSION}" and "${META_CLIENT_CAPABILITIES}"`, undefined, 400);
+  }
+  const protocolVersion = meta[META_PROTOCOL_VERSION];
+  if (typeof protocolVersion !== 'string' || protocolVersion === '') {
+    throw McpError.invalidParams(`params._meta["${META_PROTOCOL_VERSION}"] is required`, undefined, 400);
+  }
+  if (!SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) {
+    throw new McpError(
+      McpErrorCode.UnsupportedProtocolVersion,
+      `Unsupported protocol version: ${protocolVersion}`,
+      { supported: SUPPORTED_PROTOCOL_VERSIONS, requested: protocolVersion },
+      400,
+    );
+  }
+  const clientCapabilities = meta[META_CLIENT_CAPABILITIES];
+  if (!isObject(clientCapabilities)) {
+    throw McpError.invalidParams(`params._meta["${META_CLIENT_CAPABILITIES}"] is required (use {} for none)`, undefined, 400);
+  }
+  const clientInfo = meta[META_CLIENT_INFO];
+  const logLevel = meta[META_LOG_LEVEL];
+  const progressToken = meta[META_PROGRESS_TOKEN];
+  return Object.freeze({
+    id,
+    method,
+    params,
+    protocolVersion,
+    clientCapabilities: clientCapabilities as ClientCapabilities,
+    clientInfo: isObject(clientInfo) ? (clientInfo as Implementation) : undefined,
+    logLevel: typeof logLevel === 'string' && LOG_LEVELS.has(logLevel) ? (logLevel as LoggingLevel) : undefined,
+    progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
+    transport: inbound.transport,
+    signal: inbound.signal,
+    notify: inbound.notify,
+  });
+}

@@ -1,0 +1,88 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { McpError } from '../protocol/mcp.error.js';
+import { McpErrorCode } from '../protocol/mcp-error-codes.js';
+import { McpHttpChallenge } from '../protocol/mcp-http-challenge.js';
+import { isJsonRpcId, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcResponse } from '../protocol/json-rpc.js';
+import { createExchange } from './exchange.factory.js';
+import type { McpInbound } from './mcp-inbound.js';
+import { MCP_METHOD_GROUPS, type McpMethodGroup, type MethodHandler } from './method-handler.js';
+import { DiscoverMethods } from './methods/discover.methods.js';
+
+/** A response and the HTTP status it travels with (stdio ignores the status). */
+export interface DispatchOutcome {
+  readonly status: number;
+  readonly response: JsonRpcResponse;
+}
+
+interface MethodEntry {
+  readonly group: McpMethodGroup;
+  readonly handler: MethodHandler;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Answers one JSON-RPC message, whatever the transport: validates its shape, finds the method
+ * (unknown, removed and capability-gated methods → -32601), reads the `_meta` envelope, lets the
+ * transport cross-check its headers, and maps every failure to a JSON-RPC error in one place.
+ */
+@Injectable()
+export class McpDispatcher {
+  private readonly logger = new Logger('McpDispatcher');
+  private readonly methods = new Map<string, MethodEntry>();
+
+  constructor(discover: DiscoverMethods, @Inject(MCP_METHOD_GROUPS) groups: McpMethodGroup[]) {
+    for (const group of [discover, ...groups]) {
+      for (const [method, handler] of Object.entries(group.methods)) this.methods.set(method, { group, handler });
+    }
+  }
+
+  /** Resolves to undefined for a notification, which gets no response. */
+  async dispatch(message: unknown, inbound: McpInbound): Promise<DispatchOutcome | undefined> {
+    if (Array.isArray(message)) return failure(null, McpError.invalidRequest('Batch requests are not supported'));
+    if (!isObject(message) || message['jsonrpc'] !== '2.0') {
+      return failure(idOf(message), McpError.invalidRequest('Not a JSON-RPC 2.0 request'));
+    }
+    const method = message['method'];
+    if (!('id' in message)) {
+      // Notifications need no answer; none is defined client-to-server in 2026-07-28.
+      return typeof method === 'string' ? undefined : failure(null, McpError.invalidRequest('Not a JSON-RPC 2.0 request'));
+    }
+    const id = message['id'];
+    if (!isJsonRpcId(id)) return failure(null, McpError.invalidRequest('The request id must be a string or a number'));
+    if (typeof method !== 'string') return failure(id, McpError.invalidRequest('The request has no method'));
+    const params = message['params'] ?? {};
+    if (!isObject(params)) return failure(id, McpError.invalidRequest('params must be an object'));
+
+    try {
+      const entry = this.methods.get(method);
+      if (!entry || !entry.group.enabled()) throw McpError.methodNotFound(method);
+      const exchange = createExchange(id, method, params, inbound);
+      inbound.verifyHeaders?.(method, params, exchange.protocolVersion);
+      const result = await entry.handler(exchange, inbound);
+      return { status: 200, response: { jsonrpc: '2.0', id, result } };
+    } catch (error) {
+      if (error instanceof McpError) return failure(id, error);
+      if (error instanceof McpHttpChallenge) throw error;
+      this.logger.error(`Unexpected failure answering ${method}`, error instanceof Error ? error.stack : String(error));
+      return failure(id, McpError.internal());
+    }
+  }
+}
+
+function idOf(message: unknown): JsonRpcId | null {
+  return isObject(message) && isJsonRpcId(message['id']) ? message['id'] : null;
+}
+
+/** Builds the error response; only McpError's own code, message and data ever reach the wire. */
+export function failure(id: JsonRpcId | null, error: McpError): DispatchOutcome {
+  const body: JsonRpcErrorObject = { code: error.code, message: error.message };
+  if (error.data !== undefined) body.data = error.data;
+  return { status: error.httpStatus, response: { jsonrpc: '2.0', id, error: body } };
+}
+
+/** -32700 for a body that is not JSON. */
+export function parseErrorOutcome(): DispatchOutcome {
+  return failure(null, new McpError(McpErrorCode.ParseError, 'Parse error: the body is not valid JSON', undefined, 400));
+}

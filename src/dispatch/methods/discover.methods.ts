@@ -1,0 +1,37 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { MCP_OPTIONS } from '../../mcp.module-definition.js';
+import type { ResolvedMcpOptions } from '../../mcp.options.js';
+import { McpMethod } from '../../protocol/mcp-methods.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.js';
+import type { ServerCapabilities } from '../../protocol/wire-types.js';
+import { MCP_METHOD_GROUPS, type McpMethodGroup, type MethodHandler } from '../method-handler.js';
+import { ResultStamp } from '../result-stamp.js';
+
+/** server/discover: versions, capabilities derived from what is registered, serverInfo, cache hints. */
+@Injectable()
+export class DiscoverMethods implements McpMethodGroup {
+  constructor(
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_METHOD_GROUPS) private readonly groups: McpMethodGroup[],
+    private readonly stamp: ResultStamp,
+  ) {}
+
+  enabled(): boolean {
+    return true;
+  }
+
+  readonly methods: Record<string, MethodHandler> = {
+    [McpMethod.Discover]: () =>
+      this.stamp.cacheable({
+        supportedVersions: SUPPORTED_PROTOCOL_VERSIONS,
+        capabilities: this.capabilities(),
+        ...(this.options.instructions !== undefined && { instructions: this.options.instructions }),
+      }),
+  };
+
+  capabilities(): ServerCapabilities {
+    const capabilities: ServerCapabilities = {};
+    for (const group of this.groups) if (group.enabled()) group.contribute?.(capabilities);
+    return capabilities;
+  }
+}

@@ -1,0 +1,103 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { McpAccessPolicy } from '../mcp-access-policy.js';
+import { McpToolRegistry } from '../../discovery/mcp-tool.registry.js';
+import { McpPrincipalSource } from '../../mrtr/mcp-principal.source.js';
+import { MrtrEngine, sealInputRequired } from '../../mrtr/mrtr.engine.js';
+import { isInputRequired } from '../../mrtr/exceptions/input-required.exception.js';
+import { McpError } from '../../protocol/mcp.error.js';
+import type { McpExchange } from '../../protocol/mcp-exchange.js';
+import { McpMethod } from '../../protocol/mcp-methods.js';
+import type { ServerCapabilities } from '../../protocol/wire-types.js';
+import { validateDto } from '../../schema/dto-validator.js';
+import type { McpInbound } from '../mcp-inbound.js';
+import type { McpMethodGroup, MethodHandler } from '../method-handler.js';
+import { paginate } from '../../discovery/paginate.js';
+import { ResultStamp } from '../result-stamp.js';
+import { isInputRequiredResult, toCallToolResult, toolErrorResult } from '../tool-result.normalizer.js';
+import { MCP_OPTIONS } from '../../mcp.module-definition.js';
+import type { ResolvedMcpOptions } from '../../mcp.options.js';
+import { AllowAllAccessPolicy } from '../allow-all.access-policy.js';
+import type { RegisteredTool } from '../../discovery/registered-tool.js';
+import type { McpAccessTarget } from '../mcp-access-policy.js';
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** tools/list and tools/call. */
+@Injectable()
+export class ToolsMethods implements McpMethodGroup {
+  constructor(
+    private readonly tools: McpToolRegistry,
+    private readonly mrtr: MrtrEngine,
+    private readonly principals: McpPrincipalSource,
+    private readonly access: McpAccessPolicy,
+    private readonly stamp: ResultStamp,
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+  ) {}
+
+  enabled(): boolean {
+    return this.tools.size > 0;
+  }
+
+  contribute(capabilities: ServerCapabilities): void {
+    capabilities.tools = {};
+  }
+
+  readonly methods: Record<string, MethodHandler> = {
+    [McpMethod.ToolsList]: (exchange) => this.listTools(exchange),
+    [McpMethod.ToolsCall]: (exchange, inbound) => this.callTool(exchange, inbound),
+  };
+
+  private listTools(exchange: McpExchange): Record<string, unknown> {
+    const all =
+      this.access instanceof AllowAllAccessPolicy
+        ? this.tools.definitions()
+        : this.tools.values().filter((tool) => this.access.isVisible(exchange, accessTarget(tool))).map((tool) => tool.definition);
+    const page = paginate(all, exchange.params['cursor'], this.options.pageSize);
+    return this.stamp.cacheable(page.nextCursor ? { tools: page.items, nextCursor: page.nextCursor } : { tools: page.items });
+  }
+
+  private async callTool(exchange: McpExchange, inbound: McpInbound): Promise<Record<string, unknown>> {
+    const { params } = exchange;
+    const name = params['name'];
+    if (typeof name !== 'string') throw McpError.invalidParams('params.name must be a string');
+    const tool = this.tools.get(name);
+    if (!tool) throw McpError.invalidParams(`Unknown tool: ${name}`, { name });
+    this.access.assertAllowed(exchange, accessTarget(tool));
+    const args = params['arguments'] ?? {};
+    if (!isObject(args)) throw McpError.invalidParams('params.arguments must be an object');
+    if (tool.headerParams.length > 0) inbound.verifyToolHeaders?.(tool.headerParams, args);
+
+    const session = this.mrtr.begin({
+      method: McpMethod.ToolsCall,
+      target: name,
+      arguments: args,
+      requestState: params['requestState'],
+      inputResponses: params['inputResponses'],
+      clientCapabilities: exchange.clientCapabilities,
+      principal: this.principals.resolve(exchange),
+    });
+    let input: unknown = args;
+    if (tool.inputDto) {
+      const validation = validateDto(tool.inputDto, args);
+      if (!validation.ok) {
+        return this.stamp.complete({ ...toolErrorResult(`Invalid arguments for tool ${name}:\n- ${validation.violations.join('\n- ')}`) });
+      }
+      input = validation.value;
+    }
+    try {
+      const value = await this.mrtr.run(session, () => tool.handler.invoke(input, exchange));
+      return this.stamp.stamp(isInputRequiredResult(value) ? { ...value } : { ...toCallToolResult(value) });
+    } catch (error) {
+      if (error instanceof McpError) throw error;
+      // The signal escaped our interceptor only if a guard or pipe asked for input: still a round.
+      if (isInputRequired(error)) return this.stamp.stamp({ ...this.mrtr.run(session, () => sealInputRequired(error)) });
+      const message = error instanceof Error ? error.message : String(error);
+      return this.stamp.complete({ ...toolErrorResult(message || 'Tool failed') });
+    }
+  }
+}
+
+function accessTarget(tool: RegisteredTool): McpAccessTarget {
+  return { kind: 'tool', name: tool.name, handlerClass: tool.handler.handlerClass, handlerName: tool.handler.handlerName };
+}

@@ -1,0 +1,32 @@
+// The public API of @mocapi/nestjs. Explorers, registries' internals and wire helpers stay private.
+export { McpModule } from './mcp.module.js';
+export { MCP_OPTIONS } from './mcp.module-definition.js';
+export { McpOptionsError, type McpCacheOptions, type McpModuleOptions, type McpMrtrOptions, type ResolvedMcpOptions } from './mcp.options.js';
+export { INTEGRATION_ACCESS_POLICY, INTEGRATION_HTTP_AUTHENTICATOR, INTEGRATION_PRINCIPAL_SOURCE } from './mcp.tokens.js';
+
+export { McpTool, type McpToolOptions } from './decorators/mcp-tool.decorator.js';
+export { McpArgs, McpCtx } from './decorators/mcp-param.decorators.js';
+export { McpProperty, type McpPropertyOptions } from './schema/mcp-property.decorator.js';
+export { RequestedSchemaBuilder } from './schema/requested-schema.builder.js';
+
+export { McpExecutionContext } from './discovery/mcp-execution-context.js';
+export { McpToolRegistry } from './discovery/mcp-tool.registry.js';
+export { McpAccessPolicy, type McpAccessTarget } from './dispatch/mcp-access-policy.js';
+export { McpDispatcher } from './dispatch/mcp.dispatcher.js';
+
+export { ElicitationContext } from './mrtr/elicitation.context.js';
+export { McpPrincipalSource, AnonymousPrincipalSource } from './mrtr/mcp-principal.source.js';
+export { McpClock, SystemClock } from './mrtr/mcp-clock.js';
+export { RequestStateCodec } from './mrtr/request-state.codec.js';
+export { AesGcmRequestStateCodec } from './mrtr/aes-gcm-request-state.codec.js';
+export * from './mrtr/exceptions/index.js';
+export { InputRequiredInterceptor } from './mrtr/input-required.interceptor.js';
+
+export { McpHttpAuthenticator } from './transport/http/mcp-http-authenticator.js';
+
+export { McpError } from './protocol/mcp.error.js';
+export { McpErrorCode } from './protocol/mcp-error-codes.js';
+export { McpHttpChallenge } from './protocol/mcp-http-challenge.js';
+export { PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './protocol/protocol-version.js';
+export type { McpExchange, McpTransportInfo } from './protocol/mcp-exchange.js';
+export type * from './protocol/wire-types.js';

@@ -1,0 +1,87 @@
+import { Logger, Module, type Provider } from '@nestjs/common';
+import { DiscoveryModule, ModuleRef } from '@nestjs/core';
+import { AllowAllAccessPolicy } from './dispatch/allow-all.access-policy.js';
+import { McpAccessPolicy } from './dispatch/mcp-access-policy.js';
+import { McpDispatcher } from './dispatch/mcp.dispatcher.js';
+import { MCP_METHOD_GROUPS } from './dispatch/method-handler.js';
+import { DiscoverMethods } from './dispatch/methods/discover.methods.js';
+import { ToolsMethods } from './dispatch/methods/tools.methods.js';
+import { ResultStamp } from './dispatch/result-stamp.js';
+import { McpExplorer } from './discovery/mcp.explorer.js';
+import { McpHandlerFactory } from './discovery/mcp-handler.factory.js';
+import { McpToolFactory } from './discovery/mcp-tool.factory.js';
+import { McpToolRegistry } from './discovery/mcp-tool.registry.js';
+import { MCP_MODULE_OPTIONS, MCP_OPTIONS, McpConfigurableModule } from './mcp.module-definition.js';
+import { type McpModuleOptions, type ResolvedMcpOptions, resolveMcpOptions } from './mcp.options.js';
+import { INTEGRATION_ACCESS_POLICY, INTEGRATION_PRINCIPAL_SOURCE } from './mcp.tokens.js';
+import { AesGcmRequestStateCodec } from './mrtr/aes-gcm-request-state.codec.js';
+import { ElicitationContext } from './mrtr/elicitation.context.js';
+import { McpClock, SystemClock } from './mrtr/mcp-clock.js';
+import { AnonymousPrincipalSource, McpPrincipalSource } from './mrtr/mcp-principal.source.js';
+import { MrtrEngine } from './mrtr/mrtr.engine.js';
+import { RequestStateCodec } from './mrtr/request-state.codec.js';
+import { McpHttpHandler } from './transport/http/mcp-http.handler.js';
+import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
+
+const seams: Provider[] = [
+  { provide: MCP_OPTIONS, useFactory: (raw: McpModuleOptions) => resolveMcpOptions(raw), inject: [MCP_MODULE_OPTIONS] },
+  { provide: McpClock, useClass: SystemClock },
+  {
+    provide: RequestStateCodec,
+    useFactory: (options: ResolvedMcpOptions, clock: McpClock) =>
+      new AesGcmRequestStateCodec(options.mrtr, clock, new Logger('McpRequestState')),
+    inject: [MCP_OPTIONS, McpClock],
+  },
+  {
+    // The application's own source > an integration module's > the anonymous default,
+    // whatever order the modules are imported in.
+    provide: McpPrincipalSource,
+    useFactory: async (options: ResolvedMcpOptions, moduleRef: ModuleRef, integration?: McpPrincipalSource) => {
+      const own = options.principalSource;
+      if (own) return typeof own === 'function' ? moduleRef.create(own) : own;
+      return integration ?? new AnonymousPrincipalSource();
+    },
+    inject: [MCP_OPTIONS, ModuleRef, { token: INTEGRATION_PRINCIPAL_SOURCE, optional: true }],
+  },
+  {
+    provide: McpAccessPolicy,
+    useFactory: (integration?: McpAccessPolicy) => integration ?? new AllowAllAccessPolicy(),
+    inject: [{ token: INTEGRATION_ACCESS_POLICY, optional: true }],
+  },
+];
+
+const methodGroups: Provider[] = [
+  ToolsMethods,
+  { provide: MCP_METHOD_GROUPS, useFactory: (...groups: unknown[]) => groups, inject: [ToolsMethods] },
+  DiscoverMethods,
+];
+
+/**
+ * The MCP server module: discovers `@McpTool` methods, serves them over Streamable HTTP on the
+ * application's Express or Fastify adapter, and provides {@link ElicitationContext}.
+ *
+ * ```ts
+ * McpModule.forRoot({ name: 'orders', version: '1.0.0', mrtr: { secrets: [process.env.MCP_STATE_SECRET!] } })
+ * ```
+ *
+ * @publicApi
+ */
+@Module({
+  imports: [DiscoveryModule],
+  providers: [
+    ...seams,
+    ...methodGroups,
+    ResultStamp,
+    MrtrEngine,
+    ElicitationContext,
+    McpToolRegistry,
+    McpHandlerFactory,
+    McpToolFactory,
+    McpExplorer,
+    McpDispatcher,
+    McpHttpHandler,
+    McpHttpTransport,
+  ],
+  exports: [MCP_OPTIONS, ElicitationContext, McpToolRegistry, McpPrincipalSource, McpDispatcher, RequestStateCodec, McpClock],
+})
+export class McpModule extends McpConfigurableModule {}

@@ -1,0 +1,150 @@
+import type { Type } from '@nestjs/common';
+import type { McpPrincipalSource } from './mrtr/mcp-principal.source.js';
+import type { CacheScope } from './protocol/wire-types.js';
+
+/** Settings of the stateless elicitation flow (requestState). */
+export interface McpMrtrOptions {
+  /**
+   * Secrets the requestState keys are derived from (HKDF-SHA256), each at least 32 characters.
+   * The first one seals new tokens; every one opens tokens, so a new secret goes first and an old
+   * one stays second until flows sealed with it have expired. Share the list across nodes.
+   * Without secrets a random per-process key is used (tokens die on restart and cannot cross nodes).
+   */
+  secrets?: string[];
+  /** How long a client may take to answer one round, in ms. Default 300000 (5 minutes). */
+  ttlMs?: number;
+  /** How long a whole flow (all rounds) may last, in ms. Default 3600000 (1 hour). */
+  maxFlowMs?: number;
+  /** The largest requestState accepted, in characters, checked before decrypting. Default 65536. */
+  maxTokenBytes?: number;
+}
+
+/** Cache hints stamped on cacheable results (server/discover, list results, resources/read). */
+export interface McpCacheOptions {
+  /** Default 0: clients should not reuse results. */
+  ttlMs?: number;
+  /** Default 'private'. */
+  scope?: CacheScope;
+}
+
+/**
+ * Options of `McpModule.forRoot` / `forRootAsync`.
+ *
+ * @publicApi
+ */
+export interface McpModuleOptions {
+  /** serverInfo.name */
+  name: string;
+  /** serverInfo.version */
+  version: string;
+  /** serverInfo.title */
+  title?: string;
+  /** Instructions returned by server/discover. */
+  instructions?: string;
+  /** Path of the Streamable HTTP endpoint. Default '/mcp'. */
+  path?: string;
+  /** Serve the Streamable HTTP endpoint. Default true (set false for a stdio-only server). */
+  http?: boolean;
+  /**
+   * Origins allowed in the `Origin` header, e.g. 'https://app.example.com'. Loopback origins are
+   * always allowed. A request with any other Origin gets 403. Use '*' to allow every origin.
+   */
+  allowedOrigins?: string[];
+  /**
+   * Hosts allowed in the `Host` header (DNS-rebinding protection), e.g. 'mcp.example.com' or
+   * 'mcp.example.com:8443'. Loopback hosts are always allowed. Use '*' to allow every host.
+   */
+  allowedHosts?: string[];
+  /** Entries per page of every list result. Default 1000. */
+  pageSize?: number;
+  /** Cache hints for cacheable results. */
+  cache?: McpCacheOptions;
+  /** Largest request body accepted, in bytes; larger gets HTTP 413. Default 4194304 (4 MiB). */
+  maxBodyBytes?: number;
+  /** Stateless elicitation settings. */
+  mrtr?: McpMrtrOptions;
+  /**
+   * The application's own principal source: it wins over an integration module's (oauth2) and over
+   * the anonymous default.
+   */
+  principalSource?: Type<McpPrincipalSource> | McpPrincipalSource;
+}
+
+/** Options after defaults were applied and validation passed. */
+export interface ResolvedMcpOptions {
+  readonly name: string;
+  readonly version: string;
+  readonly title?: string;
+  readonly instructions?: string;
+  readonly path: string;
+  readonly http: boolean;
+  readonly allowedOrigins: readonly string[];
+  readonly allowedHosts: readonly string[];
+  readonly pageSize: number;
+  readonly cache: Required<McpCacheOptions>;
+  readonly maxBodyBytes: number;
+  readonly mrtr: McpMrtrOptions;
+  readonly principalSource?: Type<McpPrincipalSource> | McpPrincipalSource;
+}
+
+/** Thrown at startup when options are wrong; the message says what to set. */
+export class McpOptionsError extends Error {
+  constructor(problems: string[]) {
+    super(`Invalid McpModule options:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'McpOptionsError';
+  }
+}
+
+const positiveInteger = (value: unknown): boolean => Number.isInteger(value) && (value as number) > 0;
+
+/** Applies defaults and validates; throws {@link McpOptionsError} listing every problem at once. */
+export function resolveMcpOptions(options: McpModuleOptions | undefined): ResolvedMcpOptions {
+  const problems: string[] = [];
+  const o = (options ?? {}) as Partial<McpModuleOptions>;
+  if (typeof o.name !== 'string' || o.name.trim() === '') {
+    problems.push("`name` is required: the server name reported in serverInfo, e.g. McpModule.forRoot({ name: 'orders', version: '1.0.0' })");
+  }
+  if (typeof o.version !== 'string' || o.version.trim() === '') {
+    problems.push("`version` is required: the server version reported in serverInfo, e.g. '1.0.0'");
+  }
+  const path = o.path ?? '/mcp';
+  if (typeof path !== 'string' || !path.startsWith('/') || /[?#\s]/.test(path)) {
+    problems.push("`path` must be an absolute URL path such as '/mcp'");
+  }
+  for (const key of ['pageSize', 'maxBodyBytes'] as const) {
+    if (o[key] !== undefined && !positiveInteger(o[key])) problems.push(`\`${key}\` must be a positive integer`);
+  }
+  for (const key of ['allowedOrigins', 'allowedHosts'] as const) {
+    const list = o[key];
+    if (list !== undefined && (!Array.isArray(list) || list.some((v) => typeof v !== 'string' || v === ''))) {
+      problems.push(`\`${key}\` must be an array of non-empty strings`);
+    }
+  }
+  const ttlMs = o.cache?.ttlMs ?? 0;
+  if (!Number.isInteger(ttlMs) || ttlMs < 0) problems.push('`cache.ttlMs` must be an integer >= 0');
+  const scope = o.cache?.scope ?? 'private';
+  if (scope !== 'public' && scope !== 'private') problems.push("`cache.scope` must be 'public' or 'private'");
+  const mrtr = o.mrtr ?? {};
+  for (const key of ['ttlMs', 'maxFlowMs', 'maxTokenBytes'] as const) {
+    if (mrtr[key] !== undefined && !positiveInteger(mrtr[key])) problems.push(`\`mrtr.${key}\` must be a positive integer`);
+  }
+  if (mrtr.secrets !== undefined && !Array.isArray(mrtr.secrets)) {
+    problems.push('`mrtr.secrets` must be an array of strings (the first seals, all open)');
+  }
+  if (problems.length > 0) throw new McpOptionsError(problems);
+  return {
+    name: o.name!,
+    version: o.version!,
+    title: o.title,
+    instructions: o.instructions,
+    path: path.length > 1 ? path.replace(/\/+$/, '') : path,
+    http: o.http ?? true,
+    allowedOrigins: o.allowedOrigins ?? [],
+    allowedHosts: o.allowedHosts ?? [],
+    pageSize: o.pageSize ?? 1000,
+    cache: { ttlMs, scope },
+    maxBodyBytes: o.maxBodyBytes ?? 4 * 1024 * 1024,
+    mrtr,
+    principalSource: o.principalSource,
+  };
+}

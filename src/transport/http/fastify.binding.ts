@@ -1,0 +1,60 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { McpHttpHandler } from './mcp-http.handler.js';
+
+interface FastifyRequestLike {
+  raw: IncomingMessage;
+  body?: unknown;
+}
+interface FastifyReplyLike {
+  raw: ServerResponse;
+  hijack(): void;
+}
+interface FastifyLike {
+  register(plugin: (instance: FastifyLike) => Promise<void>): unknown;
+  removeAllContentTypeParsers(): void;
+  addContentTypeParser(
+    type: string,
+    options: { parseAs: 'buffer'; bodyLimit: number },
+    parser: (req: unknown, body: Buffer, done: (err: Error | null, body?: Buffer) => void) => void,
+  ): void;
+  route(options: {
+    method: string | string[];
+    url: string;
+    handler: (request: FastifyRequestLike, reply: FastifyReplyLike) => unknown;
+    errorHandler?: (error: unknown, request: FastifyRequestLike, reply: FastifyReplyLike) => void;
+  }): void;
+}
+
+const OTHER_METHODS = ['GET', 'DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'];
+
+/**
+ * Mounts the endpoint on Fastify in an encapsulated plugin whose only content parser hands us the
+ * raw bytes, so parsing and its errors are ours exactly as on Express; Fastify enforces the body
+ * limit and we turn its 413 into a JSON-RPC error.
+ */
+export function bindFastify(app: FastifyLike, path: string, handler: McpHttpHandler): void {
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: handler.maxBodyBytes }, (_req, body, done) => done(null, body));
+    scope.route({
+      method: 'POST',
+      url: path,
+      handler: (request, reply) => {
+        reply.hijack();
+        return handler.handle(request.raw, reply.raw, request.body ?? Buffer.alloc(0));
+      },
+      errorHandler: (error, _request, reply) => {
+        reply.hijack();
+        handler.bodyRejected(reply.raw, error);
+      },
+    });
+    scope.route({
+      method: OTHER_METHODS,
+      url: path,
+      handler: (_request, reply) => {
+        reply.hijack();
+        handler.methodNotAllowed(reply.raw);
+      },
+    });
+  });
+}

@@ -1,0 +1,53 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { HeaderParam } from '../../discovery/registered-tool.js';
+import { McpError } from '../../protocol/mcp.error.js';
+import { MRTR_METHODS } from '../../protocol/mcp-methods.js';
+
+const BASE64_VALUE = /^=\?base64\?([A-Za-z0-9+/=_-]*)\?=$/;
+
+/** A header value as the spec compares it: trimmed, and decoded from the `=?base64?…?=` form. */
+export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const raw = headers[name];
+  if (raw === undefined) return undefined;
+  const value = (Array.isArray(raw) ? raw.join(',') : raw).trim();
+  const encoded = BASE64_VALUE.exec(value);
+  if (!encoded) return value;
+  const decoded = Buffer.from(encoded[1]!, 'base64');
+  const text = decoded.toString('utf8');
+  if (Buffer.from(text, 'utf8').equals(decoded) === false) throw McpError.headerMismatch(`Header ${name} is not valid base64-encoded UTF-8`);
+  return text;
+}
+
+function expectHeader(headers: IncomingHttpHeaders, name: string, label: string, expected: string): void {
+  const actual = headerValue(headers, name);
+  if (actual === undefined) throw McpError.headerMismatch(`Missing required header ${label}`);
+  if (actual !== expected) throw McpError.headerMismatch(`Header ${label} does not match the request body`);
+}
+
+/**
+ * SEP-2243: `MCP-Protocol-Version`, `Mcp-Method` and (for tools/call, prompts/get and
+ * resources/read) `Mcp-Name` must be present and agree with the body, else -32020 with HTTP 400.
+ */
+export function verifyRequestHeaders(headers: IncomingHttpHeaders, method: string, params: Readonly<Record<string, unknown>>, protocolVersion: string): void {
+  expectHeader(headers, 'mcp-protocol-version', 'MCP-Protocol-Version', protocolVersion);
+  expectHeader(headers, 'mcp-method', 'Mcp-Method', method);
+  if (MRTR_METHODS.has(method)) {
+    const name = params['name'] ?? params['uri'];
+    if (typeof name === 'string') expectHeader(headers, 'mcp-name', 'Mcp-Name', name);
+  }
+}
+
+/** `Mcp-Param-{Name}` must mirror every argument its tool marks with `x-mcp-header`. */
+export function verifyParamHeaders(headers: IncomingHttpHeaders, headerParams: readonly HeaderParam[], args: Readonly<Record<string, unknown>>): void {
+  for (const { property, header } of headerParams) {
+    const label = `Mcp-Param-${header}`;
+    const actual = headerValue(headers, label.toLowerCase());
+    const value = args[property];
+    if (value === undefined || value === null) {
+      if (actual !== undefined) throw McpError.headerMismatch(`Header ${label} is set but argument ${property} is absent`);
+      continue;
+    }
+    if (actual === undefined) throw McpError.headerMismatch(`Missing required header ${label}`);
+    if (actual !== String(value)) throw McpError.headerMismatch(`Header ${label} does not match argument ${property}`);
+  }
+}

@@ -1,0 +1,33 @@
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { MCP_OPTIONS } from '../../mcp.module-definition.js';
+import type { ResolvedMcpOptions } from '../../mcp.options.js';
+import { bindExpress } from './express.binding.js';
+import { bindFastify } from './fastify.binding.js';
+import { McpHttpHandler } from './mcp-http.handler.js';
+
+/** Mounts the Streamable HTTP endpoint on whichever HTTP adapter the application runs. */
+@Injectable()
+export class McpHttpTransport implements OnModuleInit {
+  private readonly logger = new Logger('McpHttp');
+
+  constructor(
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly handler: McpHttpHandler,
+  ) {}
+
+  onModuleInit(): void {
+    const adapter = this.adapterHost.httpAdapter;
+    if (!this.options.http || !adapter) return;
+    const type = adapter.getType();
+    const instance = adapter.getInstance();
+    if (type === 'express') bindExpress(instance, this.options.path, this.handler);
+    else if (type === 'fastify') bindFastify(instance, this.options.path, this.handler);
+    else {
+      this.logger.warn(`No MCP endpoint mounted: HTTP adapter "${type}" is not supported (use Express or Fastify)`);
+      return;
+    }
+    this.logger.log(`MCP endpoint: POST ${this.options.path} (${type})`);
+  }
+}

@@ -1,0 +1,59 @@
+import type { ServerResponse } from 'node:http';
+import type { JsonRpcNotification, JsonRpcResponse } from '../../protocol/json-rpc.js';
+
+const JSON_HEADERS = { 'content-type': 'application/json' } as const;
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+} as const;
+
+/**
+ * Writes one request's answer: a single JSON body, or — once the handler emitted a notification
+ * first — an SSE stream scoped to this request that ends with the response.
+ */
+export class ResponseWriter {
+  private streaming = false;
+
+  constructor(private readonly res: ServerResponse) {}
+
+  get closed(): boolean {
+    return this.res.writableEnded || this.res.destroyed;
+  }
+
+  notify(notification: JsonRpcNotification): void {
+    if (this.closed) return;
+    if (!this.streaming) {
+      this.streaming = true;
+      this.res.writeHead(200, SSE_HEADERS);
+    }
+    this.res.write(`event: message\ndata: ${JSON.stringify(notification)}\n\n`);
+  }
+
+  respond(status: number, response: JsonRpcResponse, headers?: Readonly<Record<string, string>>): void {
+    if (this.closed) return;
+    const json = JSON.stringify(response);
+    if (this.streaming) {
+      this.res.end(`event: message\ndata: ${json}\n\n`);
+    } else {
+      this.res.writeHead(status, headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS);
+      this.res.end(json);
+    }
+  }
+
+  /** An HTTP answer outside JSON-RPC: 202 for a notification, authentication challenges. */
+  plain(status: number, headers: Readonly<Record<string, string>>, body?: Readonly<Record<string, unknown>>): void {
+    if (this.closed) return;
+    if (this.streaming) {
+      this.res.end();
+      return;
+    }
+    if (body === undefined) {
+      this.res.writeHead(status, headers);
+      this.res.end();
+    } else {
+      this.res.writeHead(status, { ...JSON_HEADERS, ...headers });
+      this.res.end(JSON.stringify(body));
+    }
+  }
+}
