@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { ConfigModule, ConfigService } from '@nestjs/config';
+import { McpModule } from '../src/index.js';
+import { BookingModule } from './booking/booking.module.js';
+
+@Module({
+  imports: [
+    ConfigModule.forRoot({ isGlobal: true }),
+    McpModule.forRootAsync({
+      imports: [ConfigModule],
+      inject: [ConfigService],
+      useFactory: (config: ConfigService) => ({
+        name: 'bistro',
+        title: 'Bistro table bookings',
+        version: '1.0.0',
+        instructions: 'Use find_tables to see free seatings, then book_table to reserve one.',
+        // Comma-separated; the first secret seals, all of them open (rotate by prepending).
+        mrtr: { secrets: config.get<string>('MCP_STATE_SECRETS')?.split(',').filter(Boolean) },
+      }),
+    }),
+    BookingModule,
+  ],
+})
+export class AppModule {}
