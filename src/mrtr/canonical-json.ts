@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Serialises a JSON value the RFC 8785 (JCS) way: object keys sorted by UTF-16 code units,
+ * ECMAScript number formatting, no whitespace. Fingerprints and argument digests are hashed over
+ * this text, so two structurally equal values always hash alike whatever their key order.
+ *
+ * Follows `JSON.stringify` for what JSON cannot hold: `toJSON()` is honoured, object members whose
+ * value is `undefined`, a function or a symbol are left out, and such array items become `null`.
+ * Lone surrogates are written as `\uXXXX` escapes (as `JSON.stringify` does) rather than rejected,
+ * so any value a client sent can still be digested.
+ *
+ * @throws TypeError on a non-finite number, a bigint or a cycle.
+ */
+export function canonicalJson(value: unknown): string {
+  const out: string[] = [];
+  write(value, out, new Set());
+  return out.join('');
+}
+
+/** SHA-256 of the UTF-8 text, base64url without padding (43 characters). */
+export function sha256Base64url(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('base64url');
+}
+
+function write(value: unknown, out: string[], ancestors: Set<object>): void {
+  const json = toJsonValue(value);
+  switch (typeof json) {
+    case 'string':
+      out.push(JSON.stringify(json));
+      return;
+    case 'number':
+      if (!Number.isFinite(json)) throw new TypeError(`canonicalJson: ${json} is not a JSON number`);
+      // ECMAScript Number::toString is exactly what RFC 8785 §3.2.2.3 prescribes; -0 becomes "0".
+      out.push(JSON.stringify(json));
+      return;
+    case 'boolean':
+      out.push(json ? 'true' : 'false');
+      return;
+    case 'bigint':
+      throw new TypeError('canonicalJson: a bigint is not a JSON number');
+    case 'object':
+      if (json === null) {
+        out.push('null');
+        return;
+      }
+      if (ancestors.has(json)) throw new TypeError('canonicalJson: the value contains a cycle');
+      ancestors.add(json);
+      if (Array.isArray(json)) writeArray(json, out, ancestors);
+      else writeObject(json as Record<string, unknown>, out, ancestors);
+      ancestors.delete(json);
+      return;
+    default:
+      // undefined, function, symbol at the top level: JSON has no spelling for them.
+      out.push('null');
+  }
+}
+
+function writeArray(items: readonly unknown[], out: string[], ancestors: Set<object>): void {
+  out.push('[');
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) out.push(',');
+    write(omittable(items[i]) ? null : items[i], out, ancestors);
+  }
+  out.push(']');
+}
+
+function writeObject(obj: Record<string, unknown>, out: string[], ancestors: Set<object>): void {
+  // The default sort compares UTF-16 code units, which is the order RFC 8785 §3.2.3 asks for.
+  const keys = Object.keys(obj).sort();
+  out.push('{');
+  let first = true;
+  for (const key of keys) {
+    const member = obj[key];
+    if (omittable(member)) continue;
+    if (!first) out.push(',');
+    first = false;
+    out.push(JSON.stringify(key), ':');
+    write(member, out, ancestors);
+  }
+  out.push('}');
+}
+
+function toJsonValue(value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return (value as { toJSON(): unknown }).toJSON();
+  }
+  return value;
+}
+
+function omittable(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}

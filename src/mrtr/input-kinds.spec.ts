@@ -1,0 +1,34 @@
+import type { InputRequest } from '../protocol/wire-types.js';
+import { inputKind, normalizeInputRequest, readInputResponse } from './input-kinds.js';
+
+const formRequest: InputRequest = {
+  method: 'elicitation/create',
+  params: { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+};
+
+describe('input kinds', () => {
+  it('maps methods to ledger kinds and refuses anything else', () => {
+    expect(inputKind(formRequest)).toBe('elicitation');
+    expect(inputKind({ method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } })).toBe('sampling');
+    expect(inputKind({ method: 'roots/list' })).toBe('roots');
+    expect(() => inputKind({ method: 'tools/call' } as unknown as InputRequest)).toThrow(/Not an MRTR input request/);
+    expect(() => inputKind({ method: 'toString' } as unknown as InputRequest)).toThrow(TypeError);
+  });
+
+  it('always says mode form on form elicitations and gives roots params', () => {
+    expect(normalizeInputRequest(formRequest)).toEqual({ method: 'elicitation/create', params: { ...formRequest.params, mode: 'form' } });
+    expect(formRequest.params).not.toHaveProperty('mode');
+    const url: InputRequest = { method: 'elicitation/create', params: { mode: 'url', message: 'Go', url: 'https://x.example' } };
+    expect(normalizeInputRequest(url)).toBe(url);
+    expect(normalizeInputRequest({ method: 'roots/list' })).toEqual({ method: 'roots/list', params: {} });
+  });
+
+  it('reads a well-formed answer per kind', () => {
+    expect(readInputResponse(formRequest, { action: 'accept', content: { name: 'A', x: 1 } })).toEqual({ action: 'accept', content: { name: 'A' } });
+    expect(readInputResponse(formRequest, { action: 'cancel' })).toEqual({ action: 'cancel' });
+    expect(readInputResponse({ method: 'roots/list' }, { roots: [] })).toEqual({ roots: [] });
+    const answer = { role: 'assistant', content: [{ type: 'text', text: 'a' }], model: 'm' };
+    expect(readInputResponse({ method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } }, answer)).toBe(answer);
+    expect(readInputResponse({ method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } }, { ...answer, content: [] })).toBeUndefined();
+  });
+});

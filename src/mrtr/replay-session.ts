@@ -1,0 +1,183 @@
+import { McpError } from '../protocol/mcp.error.js';
+import type { ClientCapabilities, CreateMessageRequestParams, InputRequest, InputResponse } from '../protocol/wire-types.js';
+import { canonicalJson, sha256Base64url } from './canonical-json.js';
+import { mergeCapabilities, missingCapabilities, supportsElicitation, supportsRoots, supportsSampling } from './client-capability.gate.js';
+import { ElicitationLedgerMismatchException } from './exceptions/elicitation-ledger-mismatch.exception.js';
+import { InputRequiredException } from './exceptions/input-required.exception.js';
+import { inputKind, normalizeInputRequest, readInputResponse } from './input-kinds.js';
+import { defaultSlotKey, type LedgerSlot, type RequestBinding, type RequestStatePayload } from './request-state.payload.js';
+
+export { parseInputResponses } from './input-responses.parser.js';
+
+/** One question a handler asks: the wire request, an optional key, an optional extra check of the answer. */
+export type PendingInput = {
+  /** Names the request in `inputRequests`; default `elicit-<ordinal>`, `sample-<ordinal>`, `roots-<ordinal>`. */
+  key?: string;
+  request: InputRequest;
+  /** Refuses an answer that has the right shape but is still unusable: the question is asked again. */
+  validate?: (answer: InputResponse) => boolean;
+};
+
+/** What a call's replay starts from. */
+export interface ReplaySessionInit {
+  binding: RequestBinding;
+  /** The opened (and binding-checked) requestState of a retry; absent on a first call. */
+  state?: RequestStatePayload;
+  /** The retry's `inputResponses`, already checked by `parseInputResponses`. */
+  inputResponses?: Record<string, Record<string, unknown>>;
+  clientCapabilities: ClientCapabilities;
+  /** When the call started (ms epoch): the next token's `issuedAt`. */
+  now: number;
+}
+
+/**
+ * The replay engine of one call. Every round trip re-runs the handler from the top; the Nth input
+ * it asks for is ordinal N, and the ledger (carried in requestState) says for each ordinal which
+ * question was asked (key + fingerprint) and, once known, its answer. Answered ordinals return at
+ * once; the first round with an unanswered question unwinds the handler with an
+ * {@link InputRequiredException}; a different question at a known ordinal means the handler is not
+ * deterministic before its last elicit, and fails with {@link ElicitationLedgerMismatchException}.
+ *
+ * Lives for one handler invocation, reached through `replaySessionStorage`.
+ */
+export class ReplaySession {
+  readonly binding: RequestBinding;
+  private readonly ledger: LedgerSlot[];
+  /** How many ledger slots came with the requestState: only those may take new answers on a retry. */
+  private readonly stateSlots: number;
+  private readonly hasState: boolean;
+  private readonly responses: ReadonlyMap<string, Record<string, unknown>>;
+  private readonly usedKeys = new Set<string>();
+  private readonly keysThisRun = new Set<string>();
+  private readonly capabilities: ClientCapabilities;
+  private readonly now: number;
+  private readonly startedAt: number;
+  private cursor = 0;
+  private closed = false;
+  private signal: InputRequiredException | undefined;
+
+  constructor(init: ReplaySessionInit) {
+    this.binding = init.binding;
+    this.hasState = init.state !== undefined;
+    this.ledger = (init.state?.ledger ?? []).map((slot) => ({ ...slot }));
+    this.stateSlots = this.ledger.length;
+    this.responses = new Map(Object.entries(init.inputResponses ?? {}));
+    this.capabilities = init.clientCapabilities ?? {};
+    this.now = init.now;
+    this.startedAt = init.state?.startedAt ?? init.now;
+  }
+
+  /**
+   * Asks one round of questions; returns the answers in order, or throws InputRequiredException /
+   * McpError(-32021) / ElicitationLedgerMismatchException.
+   *
+   * A batch of k inputs takes k consecutive ordinals. When any is unanswered, the signal asks for
+   * every unanswered input of the batch at once, so the client can answer them in one round.
+   */
+  ask(inputs: readonly PendingInput[]): InputResponse[] {
+    if (this.closed) {
+      throw new Error(
+        'ElicitationContext used after its MCP call finished: await every elicit() before the handler returns.',
+      );
+    }
+    const answers: InputResponse[] = [];
+    const missing: Array<{ key: string; request: InputRequest }> = [];
+    for (const input of inputs) {
+      const request = normalizeInputRequest(input.request);
+      const kind = inputKind(request);
+      const ordinal = ++this.cursor;
+      const key = input.key ?? defaultSlotKey(kind, ordinal);
+      if (typeof key !== 'string' || key === '') throw new TypeError('An input request key must be a non-empty string');
+      if (this.keysThisRun.has(key)) {
+        throw new Error(`Input request key "${key}" is used twice in one call; every key must be unique.`);
+      }
+      this.keysThisRun.add(key);
+
+      const fingerprint = sha256Base64url(canonicalJson(request));
+      let slot = this.ledger[ordinal - 1];
+      if (slot === undefined) {
+        slot = { key, kind, fingerprint };
+        this.ledger.push(slot);
+      } else if (slot.key !== key || slot.fingerprint !== fingerprint) {
+        throw new ElicitationLedgerMismatchException(ordinal, slot.key);
+      }
+
+      // Answers land only on questions the client was actually asked: the pending slots of the
+      // requestState, or, on a call without requestState, whatever the handler asks for.
+      const mayTakeAnswer = this.hasState ? ordinal <= this.stateSlots : true;
+      if (slot.answer === undefined && mayTakeAnswer) this.merge(slot, request, input.validate);
+
+      if (slot.answer === undefined) missing.push({ key, request });
+      else answers.push(slot.answer);
+    }
+
+    if (missing.length === 0) return answers.map((answer) => structuredClone(answer));
+
+    const required = missing.map(({ request }) => missingCapabilities(request, this.capabilities)).filter((r) => r !== undefined);
+    if (required.length > 0) throw McpError.missingCapability(mergeCapabilities(required));
+
+    const inputRequests: Record<string, InputRequest> = {};
+    for (const { key, request } of missing) {
+      Object.defineProperty(inputRequests, key, { value: request, enumerable: true, writable: true, configurable: true });
+    }
+    this.signal = new InputRequiredException(
+      inputRequests,
+      this.ledger.slice(0, this.cursor).map((slot) => ({ ...slot })),
+    );
+    throw this.signal;
+  }
+
+  /** The payload to seal for the next round (ledger so far, issuedAt=now, startedAt kept from state or now). */
+  nextPayload(exception: InputRequiredException): RequestStatePayload {
+    const { method, target, argsDigest, principal } = this.binding;
+    return {
+      method,
+      target,
+      argsDigest,
+      principal,
+      ledger: exception.ledger.map((slot) => ({ ...slot })),
+      issuedAt: this.now,
+      startedAt: this.startedAt,
+    };
+  }
+
+  /** Keys of inputResponses the handler never used (for diagnostics). */
+  unusedResponseKeys(): string[] {
+    return [...this.responses.keys()].filter((key) => !this.usedKeys.has(key));
+  }
+
+  /**
+   * The last input-required signal raised in this call. When the handler returned normally although
+   * this is set, a broad `catch` swallowed the signal (see `isInputRequired`).
+   */
+  get lastInputRequired(): InputRequiredException | undefined {
+    return this.signal;
+  }
+
+  /** Ends the session: an elicit reached later (not awaited by the handler) then fails loudly. */
+  close(): void {
+    this.closed = true;
+  }
+
+  canElicit(mode: 'form' | 'url' = 'form'): boolean {
+    return supportsElicitation(this.capabilities, mode);
+  }
+
+  /** With params, also checks `sampling.tools` / `sampling.context` where they need them. */
+  canSample(params?: CreateMessageRequestParams): boolean {
+    return supportsSampling(this.capabilities, params);
+  }
+
+  canListRoots(): boolean {
+    return supportsRoots(this.capabilities);
+  }
+
+  private merge(slot: LedgerSlot, request: InputRequest, validate: PendingInput['validate']): void {
+    const raw = this.responses.get(slot.key);
+    if (raw === undefined) return;
+    const answer = readInputResponse(request, raw);
+    if (answer === undefined || (validate !== undefined && !validate(structuredClone(answer)))) return;
+    slot.answer = answer;
+    this.usedKeys.add(slot.key);
+  }
+}
