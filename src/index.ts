@@ -6,15 +6,25 @@ export { INTEGRATION_ACCESS_POLICY, INTEGRATION_HTTP_AUTHENTICATOR, INTEGRATION_
 
 export { McpTool, type McpToolOptions } from './decorators/mcp-tool.decorator.js';
 export { McpArgs, McpCtx } from './decorators/mcp-param.decorators.js';
+export { McpPrompt, type McpPromptOptions } from './decorators/mcp-prompt.decorator.js';
+export { McpResource, type McpResourceOptions } from './decorators/mcp-resource.decorator.js';
+export { McpResourceTemplate, type McpResourceTemplateOptions } from './decorators/mcp-resource-template.decorator.js';
+export type { McpCompleter, McpCompletionContext } from './decorators/mcp-completer.js';
 export { McpProperty, type McpPropertyOptions } from './schema/mcp-property.decorator.js';
 export { RequestedSchemaBuilder } from './schema/requested-schema.builder.js';
 
 export { McpExecutionContext } from './discovery/mcp-execution-context.js';
 export { McpToolRegistry } from './discovery/mcp-tool.registry.js';
+export { McpPromptRegistry } from './discovery/mcp-prompt.registry.js';
+export { McpResourceRegistry } from './discovery/mcp-resource.registry.js';
+export { McpRegistrar } from './discovery/mcp-registrar.js';
+export { McpProgressReporter } from './dispatch/mcp-progress.reporter.js';
+export { McpClientLogger } from './dispatch/mcp-client.logger.js';
 export { McpAccessPolicy, type McpAccessTarget } from './dispatch/mcp-access-policy.js';
 export { McpDispatcher } from './dispatch/mcp.dispatcher.js';
 
 export { ElicitationContext } from './mrtr/elicitation.context.js';
+export type { ElicitAnswer, UrlElicitAnswer, InputRequestOptions } from './mrtr/input-batch.builder.js';
 export { McpPrincipalSource, AnonymousPrincipalSource } from './mrtr/mcp-principal.source.js';
 export { McpClock, SystemClock } from './mrtr/mcp-clock.js';
 export { RequestStateCodec } from './mrtr/request-state.codec.js';

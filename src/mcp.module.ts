@@ -5,7 +5,20 @@ import { McpAccessPolicy } from './dispatch/mcp-access-policy.js';
 import { McpDispatcher } from './dispatch/mcp.dispatcher.js';
 import { MCP_METHOD_GROUPS } from './dispatch/method-handler.js';
 import { DiscoverMethods } from './dispatch/methods/discover.methods.js';
+import { CompletionMethods } from './dispatch/methods/completion.methods.js';
+import { PromptsMethods } from './dispatch/methods/prompts.methods.js';
+import { ResourcesMethods } from './dispatch/methods/resources.methods.js';
+import { SubscriptionsMethods } from './dispatch/methods/subscriptions.methods.js';
 import { ToolsMethods } from './dispatch/methods/tools.methods.js';
+import { McpClientLogger } from './dispatch/mcp-client.logger.js';
+import { McpProgressReporter } from './dispatch/mcp-progress.reporter.js';
+import { MrtrCallRunner } from './dispatch/mrtr-call.runner.js';
+import { McpPromptFactory } from './discovery/mcp-prompt.factory.js';
+import { McpPromptRegistry } from './discovery/mcp-prompt.registry.js';
+import { McpRegistrar } from './discovery/mcp-registrar.js';
+import { McpResourceFactory } from './discovery/mcp-resource.factory.js';
+import { McpResourceRegistry } from './discovery/mcp-resource.registry.js';
+import { McpResourceUpdates } from './discovery/mcp-resource-updates.js';
 import { ResultStamp } from './dispatch/result-stamp.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpHandlerFactory } from './discovery/mcp-handler.factory.js';
@@ -50,15 +63,17 @@ const seams: Provider[] = [
   },
 ];
 
+const groups = [ToolsMethods, PromptsMethods, ResourcesMethods, CompletionMethods, SubscriptionsMethods];
 const methodGroups: Provider[] = [
-  ToolsMethods,
-  { provide: MCP_METHOD_GROUPS, useFactory: (...groups: unknown[]) => groups, inject: [ToolsMethods] },
+  ...groups,
+  { provide: MCP_METHOD_GROUPS, useFactory: (...all: unknown[]) => all, inject: groups },
   DiscoverMethods,
 ];
 
 /**
- * The MCP server module: discovers `@McpTool` methods, serves them over Streamable HTTP on the
- * application's Express or Fastify adapter, and provides {@link ElicitationContext}.
+ * The MCP server module: discovers `@McpTool`, `@McpPrompt`, `@McpResource` and
+ * `@McpResourceTemplate` methods, serves them over Streamable HTTP on the application's Express or
+ * Fastify adapter (or stdio), and provides {@link ElicitationContext} and friends.
  *
  * ```ts
  * McpModule.forRoot({ name: 'orders', version: '1.0.0', mrtr: { secrets: [process.env.MCP_STATE_SECRET!] } })
@@ -73,15 +88,37 @@ const methodGroups: Provider[] = [
     ...methodGroups,
     ResultStamp,
     MrtrEngine,
+    MrtrCallRunner,
     ElicitationContext,
+    McpProgressReporter,
+    McpClientLogger,
     McpToolRegistry,
+    McpPromptRegistry,
+    McpResourceRegistry,
+    McpResourceUpdates,
+    McpRegistrar,
     McpHandlerFactory,
     McpToolFactory,
+    McpPromptFactory,
+    McpResourceFactory,
     McpExplorer,
     McpDispatcher,
     McpHttpHandler,
     McpHttpTransport,
   ],
-  exports: [MCP_OPTIONS, ElicitationContext, McpToolRegistry, McpPrincipalSource, McpDispatcher, RequestStateCodec, McpClock],
+  exports: [
+    MCP_OPTIONS,
+    ElicitationContext,
+    McpProgressReporter,
+    McpClientLogger,
+    McpRegistrar,
+    McpToolRegistry,
+    McpPromptRegistry,
+    McpResourceRegistry,
+    McpPrincipalSource,
+    McpDispatcher,
+    RequestStateCodec,
+    McpClock,
+  ],
 })
 export class McpModule extends McpConfigurableModule {}

@@ -35,7 +35,7 @@ describe.each(ADAPTERS)('Streamable HTTP foundation on %s', (adapter) => {
     expect(r.status).toBe(200);
     expect(r.json.result).toEqual({
       supportedVersions: ['2026-07-28'],
-      capabilities: { tools: {} },
+      capabilities: { tools: { listChanged: true } },
       instructions: 'Be nice',
       resultType: 'complete',
       ttlMs: 0,

@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import type { McpToolOptions } from '../decorators/mcp-tool.decorator.js';
 import type { JsonSchema, ToolDefinition } from '../protocol/wire-types.js';
 import { dtoToJsonSchema, mcpHeaderParams } from '../schema/dto-json-schema.js';
+import { compileDtoValidator } from '../schema/dto-validator.js';
 import { inputDtoOf, outputDtoOf } from './dto-type.js';
 import { McpHandlerFactory } from './mcp-handler.factory.js';
-import type { HeaderParam, RegisteredTool } from './registered-tool.js';
+import type { McpHeaderParam } from '../schema/dto-json-schema.js';
+import type { RegisteredTool } from './registered-tool.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_./-]{1,64}$/;
 const EMPTY_INPUT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: {} });
@@ -42,14 +44,14 @@ export class McpToolFactory {
       source,
       definition: Object.freeze(definition),
       handler: this.handlers.create(instance, methodName),
-      inputDto,
+      validate: inputDto ? compileDtoValidator(inputDto) : undefined,
       headerParams: inputDto ? mcpHeaderParams(inputDto) : headerParamsOfSchema(inputSchema),
     };
   }
 }
 
 /** `x-mcp-header` annotations of a hand-written schema's top-level properties. */
-function headerParamsOfSchema(schema: JsonSchema): HeaderParam[] {
+function headerParamsOfSchema(schema: JsonSchema): McpHeaderParam[] {
   const properties = (schema['properties'] ?? {}) as Record<string, Record<string, unknown>>;
   return Object.entries(properties)
     .filter(([, p]) => typeof p?.['x-mcp-header'] === 'string')

@@ -1,12 +1,20 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import { MCP_TOOL_METADATA } from '../decorators/mcp-metadata.constants.js';
-import type { McpToolOptions } from '../decorators/mcp-tool.decorator.js';
+import {
+  MCP_PROMPT_METADATA,
+  MCP_RESOURCE_METADATA,
+  MCP_RESOURCE_TEMPLATE_METADATA,
+  MCP_TOOL_METADATA,
+} from '../decorators/mcp-metadata.constants.js';
+import { McpPromptFactory } from './mcp-prompt.factory.js';
+import { McpPromptRegistry } from './mcp-prompt.registry.js';
+import { McpResourceFactory } from './mcp-resource.factory.js';
+import { McpResourceRegistry } from './mcp-resource.registry.js';
 import { McpToolFactory } from './mcp-tool.factory.js';
 import { McpToolRegistry } from './mcp-tool.registry.js';
 
 /**
- * Finds `@McpTool` (and prompt / resource) methods on every provider and controller at bootstrap
+ * Finds `@McpTool`, `@McpPrompt`, `@McpResource` and `@McpResourceTemplate` methods on every provider and controller at bootstrap
  * and registers them. Duplicate names fail startup.
  */
 @Injectable()
@@ -15,7 +23,11 @@ export class McpExplorer implements OnModuleInit {
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly tools: McpToolRegistry,
+    private readonly prompts: McpPromptRegistry,
+    private readonly resources: McpResourceRegistry,
     private readonly toolFactory: McpToolFactory,
+    private readonly promptFactory: McpPromptFactory,
+    private readonly resourceFactory: McpResourceFactory,
   ) {}
 
   onModuleInit(): void {
@@ -30,9 +42,19 @@ export class McpExplorer implements OnModuleInit {
       for (const methodName of this.scanner.getAllMethodNames(prototype)) {
         const method = (prototype as Record<string, unknown>)[methodName];
         if (typeof method !== 'function') continue;
-        const tool: McpToolOptions | undefined = Reflect.getMetadata(MCP_TOOL_METADATA, method);
-        if (tool) this.tools.add(this.toolFactory.create(instance, methodName, tool));
+        this.register(instance, methodName, method);
       }
     }
+  }
+
+  private register(instance: object, methodName: string, method: Function): void {
+    const tool = Reflect.getMetadata(MCP_TOOL_METADATA, method);
+    if (tool) this.tools.add(this.toolFactory.create(instance, methodName, tool));
+    const prompt = Reflect.getMetadata(MCP_PROMPT_METADATA, method);
+    if (prompt) this.prompts.add(this.promptFactory.create(instance, methodName, prompt));
+    const resource = Reflect.getMetadata(MCP_RESOURCE_METADATA, method);
+    if (resource) this.resources.resources.add(this.resourceFactory.createResource(instance, methodName, resource));
+    const template = Reflect.getMetadata(MCP_RESOURCE_TEMPLATE_METADATA, method);
+    if (template) this.resources.templates.add(this.resourceFactory.createTemplate(instance, methodName, template));
   }
 }

@@ -1,18 +1,16 @@
 import type { ToolDefinition } from '../protocol/wire-types.js';
+import type { McpHeaderParam } from '../schema/dto-json-schema.js';
+import type { DtoValidatorFn } from '../schema/dto-validator.js';
 import type { McpHandler } from './mcp-handler.js';
 import type { Registered } from './mcp-registry.js';
 
-/** A tool argument mirrored in an `Mcp-Param-{header}` HTTP header (`x-mcp-header`). */
-export interface HeaderParam {
-  readonly property: string;
-  readonly header: string;
-}
 
 /** A tool as the dispatcher serves it: its advertised definition and its wrapped handler. */
 export interface RegisteredTool extends Registered {
   readonly definition: ToolDefinition;
   readonly handler: McpHandler;
-  /** The class-validator DTO arguments are validated against, when the tool has one. */
-  readonly inputDto?: Function;
-  readonly headerParams: readonly HeaderParam[];
+  /** Validates and transforms the arguments against the tool's DTO, when it has one. */
+  readonly validate?: DtoValidatorFn;
+  /** Arguments mirrored in `Mcp-Param-{header}` HTTP headers (`x-mcp-header`). */
+  readonly headerParams: readonly McpHeaderParam[];
 }

@@ -1,4 +1,4 @@
-import type { HeaderParam } from '../discovery/registered-tool.js';
+import type { McpHeaderParam } from '../schema/dto-json-schema.js';
 import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { McpTransportInfo } from '../protocol/mcp-exchange.js';
 
@@ -11,5 +11,5 @@ export interface McpInbound {
   /** Cross-checks transport metadata (HTTP `Mcp-*` headers) with the body; throws -32020. */
   verifyHeaders?(method: string, params: Readonly<Record<string, unknown>>, protocolVersion: string): void;
   /** Cross-checks `Mcp-Param-*` headers with the arguments of a tool that declares `x-mcp-header`. */
-  verifyToolHeaders?(headerParams: readonly HeaderParam[], args: Readonly<Record<string, unknown>>): void;
+  verifyToolHeaders?(headerParams: readonly McpHeaderParam[], args: Readonly<Record<string, unknown>>): void;
 }

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 
 /**
  * A minimal token issuer on 127.0.0.1 for unit specs: serves OpenID discovery and a JWKS whose
@@ -46,7 +46,7 @@ export class LocalIssuer {
    * `exp`/`iat` in claims to override the times, or `null` to leave a claim out.
    */
   async sign(
-    claims: JWTPayload & Record<string, unknown>,
+    claims: Record<string, unknown>,
     options: { kid?: string; signWith?: CryptoKey; alg?: string } = {},
   ): Promise<string> {
     const kid = options.kid ?? [...this.keys.keys()][0];

@@ -1,14 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { McpAccessPolicy } from '../mcp-access-policy.js';
 import { McpToolRegistry } from '../../discovery/mcp-tool.registry.js';
-import { McpPrincipalSource } from '../../mrtr/mcp-principal.source.js';
-import { MrtrEngine, sealInputRequired } from '../../mrtr/mrtr.engine.js';
-import { isInputRequired } from '../../mrtr/exceptions/input-required.exception.js';
+import { MrtrCallRunner } from '../mrtr-call.runner.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import type { McpExchange } from '../../protocol/mcp-exchange.js';
 import { McpMethod } from '../../protocol/mcp-methods.js';
 import type { ServerCapabilities } from '../../protocol/wire-types.js';
-import { validateDto } from '../../schema/dto-validator.js';
 import type { McpInbound } from '../mcp-inbound.js';
 import type { McpMethodGroup, MethodHandler } from '../method-handler.js';
 import { paginate } from '../../discovery/paginate.js';
@@ -28,8 +25,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 export class ToolsMethods implements McpMethodGroup {
   constructor(
     private readonly tools: McpToolRegistry,
-    private readonly mrtr: MrtrEngine,
-    private readonly principals: McpPrincipalSource,
+    private readonly calls: MrtrCallRunner,
     private readonly access: McpAccessPolicy,
     private readonly stamp: ResultStamp,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
@@ -40,7 +36,7 @@ export class ToolsMethods implements McpMethodGroup {
   }
 
   contribute(capabilities: ServerCapabilities): void {
-    capabilities.tools = {};
+    capabilities.tools = { listChanged: true };
   }
 
   readonly methods: Record<string, MethodHandler> = {
@@ -68,30 +64,20 @@ export class ToolsMethods implements McpMethodGroup {
     if (!isObject(args)) throw McpError.invalidParams('params.arguments must be an object');
     if (tool.headerParams.length > 0) inbound.verifyToolHeaders?.(tool.headerParams, args);
 
-    const session = this.mrtr.begin({
-      method: McpMethod.ToolsCall,
-      target: name,
-      arguments: args,
-      requestState: params['requestState'],
-      inputResponses: params['inputResponses'],
-      clientCapabilities: exchange.clientCapabilities,
-      principal: this.principals.resolve(exchange),
-    });
+    const session = this.calls.begin(exchange, name, args);
     let input: unknown = args;
-    if (tool.inputDto) {
-      const validation = validateDto(tool.inputDto, args);
+    if (tool.validate) {
+      const validation = tool.validate(args);
       if (!validation.ok) {
         return this.stamp.complete({ ...toolErrorResult(`Invalid arguments for tool ${name}:\n- ${validation.violations.join('\n- ')}`) });
       }
       input = validation.value;
     }
     try {
-      const value = await this.mrtr.run(session, () => tool.handler.invoke(input, exchange));
+      const value = await this.calls.invoke(session, exchange, () => tool.handler.invoke(input, exchange));
       return this.stamp.stamp(isInputRequiredResult(value) ? { ...value } : { ...toCallToolResult(value) });
     } catch (error) {
       if (error instanceof McpError) throw error;
-      // The signal escaped our interceptor only if a guard or pipe asked for input: still a round.
-      if (isInputRequired(error)) return this.stamp.stamp({ ...this.mrtr.run(session, () => sealInputRequired(error)) });
       const message = error instanceof Error ? error.message : String(error);
       return this.stamp.complete({ ...toolErrorResult(message || 'Tool failed') });
     }

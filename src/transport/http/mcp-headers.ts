@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { HeaderParam } from '../../discovery/registered-tool.js';
+import type { McpHeaderParam } from '../../schema/dto-json-schema.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { MRTR_METHODS } from '../../protocol/mcp-methods.js';
 
@@ -38,7 +38,7 @@ export function verifyRequestHeaders(headers: IncomingHttpHeaders, method: strin
 }
 
 /** `Mcp-Param-{Name}` must mirror every argument its tool marks with `x-mcp-header`. */
-export function verifyParamHeaders(headers: IncomingHttpHeaders, headerParams: readonly HeaderParam[], args: Readonly<Record<string, unknown>>): void {
+export function verifyParamHeaders(headers: IncomingHttpHeaders, headerParams: readonly McpHeaderParam[], args: Readonly<Record<string, unknown>>): void {
   for (const { property, header } of headerParams) {
     const label = `Mcp-Param-${header}`;
     const actual = headerValue(headers, label.toLowerCase());

@@ -1,0 +1,27 @@
+import { SetMetadata } from '@nestjs/common';
+import type { Annotations } from '../protocol/wire-types.js';
+import type { McpCompleter } from './mcp-completer.js';
+import { MCP_RESOURCE_TEMPLATE_METADATA } from './mcp-metadata.constants.js';
+
+/** @publicApi */
+export interface McpResourceTemplateOptions {
+  /** An RFC 6570 URI template, e.g. `orders://{id}` or `files:///{+path}`. */
+  uriTemplate: string;
+  /** Defaults to the method name. */
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  annotations?: Annotations;
+  /** Completers per template variable (completion/complete). */
+  completers?: Readonly<Record<string, McpCompleter>>;
+}
+
+/**
+ * Exposes a provider method as an MCP resource template. resources/read of a matching URI calls it
+ * with `({ uri, ...variables }, exchange)`; return values are read as for `@McpResource`.
+ *
+ * @publicApi
+ */
+export const McpResourceTemplate = (options: McpResourceTemplateOptions): MethodDecorator =>
+  SetMetadata(MCP_RESOURCE_TEMPLATE_METADATA, options);

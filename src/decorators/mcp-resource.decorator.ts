@@ -1,0 +1,24 @@
+import { SetMetadata } from '@nestjs/common';
+import type { Annotations } from '../protocol/wire-types.js';
+import { MCP_RESOURCE_METADATA } from './mcp-metadata.constants.js';
+
+/** @publicApi */
+export interface McpResourceOptions {
+  uri: string;
+  /** Defaults to the method name. */
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: Annotations;
+}
+
+/**
+ * Exposes a provider method as a fixed MCP resource (resources/list, resources/read). Return a
+ * string (text), a Buffer (blob), an object (JSON text), resource contents, or a full
+ * ReadResourceResult. The handler receives `({ uri }, exchange)` and may elicit.
+ *
+ * @publicApi
+ */
+export const McpResource = (options: McpResourceOptions): MethodDecorator => SetMetadata(MCP_RESOURCE_METADATA, options);

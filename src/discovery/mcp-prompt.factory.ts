@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import type { McpPromptOptions } from '../decorators/mcp-prompt.decorator.js';
+import type { PromptDefinition } from '../protocol/wire-types.js';
+import { dtoAllowedValues, dtoToPromptArguments } from '../schema/dto-prompt-arguments.js';
+import { compileDtoValidator } from '../schema/dto-validator.js';
+import { inputDtoOf } from './dto-type.js';
+import { McpHandlerFactory } from './mcp-handler.factory.js';
+import type { RegisteredPrompt } from './registered-prompt.js';
+
+/** Builds a prompt's definition (arguments from its DTO, once) and wrapped handler. */
+@Injectable()
+export class McpPromptFactory {
+  constructor(private readonly handlers: McpHandlerFactory) {}
+
+  create(instance: object, methodName: string, options: McpPromptOptions): RegisteredPrompt {
+    const source = `${instance.constructor.name}.${methodName}`;
+    const name = options.name ?? methodName;
+    if (typeof options.description !== 'string' || options.description === '') {
+      throw new Error(`MCP prompt "${name}" (${source}) needs a description: @McpPrompt({ description: '...' }).`);
+    }
+    const dto = inputDtoOf(Object.getPrototypeOf(instance) as object, methodName);
+    const args = dto ? dtoToPromptArguments(dto) : [];
+    const definition: PromptDefinition = {
+      name,
+      ...(options.title !== undefined && { title: options.title }),
+      description: options.description,
+      ...(args.length > 0 && { arguments: args }),
+    };
+    const completers = options.completers ?? {};
+    return {
+      name,
+      source,
+      definition: Object.freeze(definition),
+      handler: this.handlers.create(instance, methodName),
+      validate: dto ? compileDtoValidator(dto) : undefined,
+      completions: (argument) => {
+        if (completers[argument]) return completers[argument];
+        const allowed = dto ? dtoAllowedValues(dto, argument) : undefined;
+        return allowed ? () => allowed : undefined;
+      },
+    };
+  }
+}

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import type { McpPromptOptions } from '../decorators/mcp-prompt.decorator.js';
+import type { McpResourceTemplateOptions } from '../decorators/mcp-resource-template.decorator.js';
+import type { McpResourceOptions } from '../decorators/mcp-resource.decorator.js';
+import type { McpToolOptions } from '../decorators/mcp-tool.decorator.js';
+import { McpPromptFactory } from './mcp-prompt.factory.js';
+import { McpPromptRegistry } from './mcp-prompt.registry.js';
+import { McpResourceFactory } from './mcp-resource.factory.js';
+import { McpResourceRegistry } from './mcp-resource.registry.js';
+import { McpResourceUpdates } from './mcp-resource-updates.js';
+import { McpToolFactory } from './mcp-tool.factory.js';
+import { McpToolRegistry } from './mcp-tool.registry.js';
+
+/**
+ * Adds and removes tools, prompts and resources while the server runs. Each entry is a method of
+ * an object (ideally one of your providers), wrapped exactly like a decorated method: your guards,
+ * interceptors, pipes and filters apply. Clients listening with `subscriptions/listen` are told
+ * about every change.
+ *
+ * @publicApi
+ */
+@Injectable()
+export class McpRegistrar {
+  constructor(
+    private readonly tools: McpToolRegistry,
+    private readonly prompts: McpPromptRegistry,
+    private readonly resources: McpResourceRegistry,
+    private readonly updates: McpResourceUpdates,
+    private readonly toolFactory: McpToolFactory,
+    private readonly promptFactory: McpPromptFactory,
+    private readonly resourceFactory: McpResourceFactory,
+  ) {}
+
+  addTool(instance: object, methodName: string, options: McpToolOptions): void {
+    this.tools.add(this.toolFactory.create(instance, methodName, options));
+  }
+
+  removeTool(name: string): boolean {
+    return this.tools.remove(name);
+  }
+
+  addPrompt(instance: object, methodName: string, options: McpPromptOptions): void {
+    this.prompts.add(this.promptFactory.create(instance, methodName, options));
+  }
+
+  removePrompt(name: string): boolean {
+    return this.prompts.remove(name);
+  }
+
+  addResource(instance: object, methodName: string, options: McpResourceOptions): void {
+    this.resources.resources.add(this.resourceFactory.createResource(instance, methodName, options));
+  }
+
+  removeResource(uri: string): boolean {
+    return this.resources.resources.remove(uri);
+  }
+
+  addResourceTemplate(instance: object, methodName: string, options: McpResourceTemplateOptions): void {
+    this.resources.templates.add(this.resourceFactory.createTemplate(instance, methodName, options));
+  }
+
+  removeResourceTemplate(uriTemplate: string): boolean {
+    return this.resources.templates.remove(uriTemplate);
+  }
+
+  /** Sends `notifications/resources/updated` to the streams subscribed to `uri`. */
+  notifyResourceUpdated(uri: string): void {
+    this.updates.notifyUpdated(uri);
+  }
+}

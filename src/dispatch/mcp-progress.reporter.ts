@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { exchangeStorage } from './exchange.storage.js';
+
+/**
+ * Reports progress of the MCP call in progress as `notifications/progress` on its response stream
+ * (which turns an HTTP response into SSE). It does nothing when the request carried no
+ * `_meta.progressToken`, so handlers may call it unconditionally.
+ *
+ * @publicApi
+ */
+@Injectable()
+export class McpProgressReporter {
+  /** `progress` should grow with each call; `total` is optional. */
+  report(progress: number, total?: number, message?: string): void {
+    const exchange = exchangeStorage.getStore();
+    if (exchange?.progressToken === undefined || exchange.signal.aborted) return;
+    exchange.notify({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: {
+        progressToken: exchange.progressToken,
+        progress,
+        ...(total !== undefined && { total }),
+        ...(message !== undefined && { message }),
+      },
+    });
+  }
+
+  /** Aborted when the client closes the connection: long work should stop. */
+  get signal(): AbortSignal | undefined {
+    return exchangeStorage.getStore()?.signal;
+  }
+}

@@ -1,0 +1,237 @@
+import type { Readable, Writable } from 'node:stream';
+import { Logger } from '@nestjs/common';
+import type { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
+import { failure, parseErrorOutcome } from '../../dispatch/mcp.dispatcher.js';
+import type { McpInbound } from '../../dispatch/mcp-inbound.js';
+import { isJsonRpcId, type JsonRpcId, type JsonRpcNotification, type JsonRpcResponse } from '../../protocol/json-rpc.js';
+import { McpError } from '../../protocol/mcp.error.js';
+import { McpHttpChallenge } from '../../protocol/mcp-http-challenge.js';
+import { LineSplitter, type LineEvent } from './line-splitter.js';
+
+const STDIO = Object.freeze({ kind: 'stdio' } as const);
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What {@link McpStdioConnection} needs; `McpStdioTransport.listen` fills in the defaults. */
+export interface McpStdioConnectionOptions {
+  readonly input: Readable;
+  readonly output: Writable;
+  /** The largest line accepted, in bytes (newline excluded). */
+  readonly maxLineBytes: number;
+  readonly logger?: Logger;
+}
+
+/**
+ * One stdio session: newline-delimited JSON-RPC in, one line of JSON per message out. Requests are
+ * answered concurrently (responses carry their id, so they may come back in any order); a request's
+ * notifications go out before its response. Only JSON-RPC ever reaches the output; diagnostics go
+ * to the logger (stderr under `bootstrapStdio`).
+ *
+ * @publicApi
+ */
+export class McpStdioConnection {
+  /**
+   * Settles once the input has ended (or {@link close} was called), every call in flight has been
+   * answered and the output has taken the last line.
+   */
+  readonly closed: Promise<void>;
+
+  private readonly logger: Logger;
+  private readonly splitter: LineSplitter;
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  private readonly inFlight = new Set<AbortController>();
+  private reading = false;
+  private started = false;
+  private paused = false;
+  private outputBroken = false;
+  private settled = false;
+  private resolveClosed!: () => void;
+
+  constructor(
+    private readonly dispatcher: McpDispatcher,
+    private readonly options: McpStdioConnectionOptions,
+  ) {
+    this.logger = options.logger ?? new Logger('McpStdio');
+    this.splitter = new LineSplitter(options.maxLineBytes);
+    this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
+  }
+
+  /** How many requests are being answered right now. */
+  get pending(): number {
+    return this.inFlight.size;
+  }
+
+  /** Starts reading the input. Called by `McpStdioTransport.listen`. */
+  start(): this {
+    if (this.started) return this;
+    this.started = true;
+    this.reading = true;
+    const { input, output } = this.options;
+    input.on('data', this.onData);
+    input.once('end', this.onEnd);
+    input.once('close', this.onEnd);
+    input.on('error', this.onInputError);
+    output.on('error', this.onOutputError);
+    output.on('drain', this.onDrain);
+    return this;
+  }
+
+  /**
+   * Stops reading, aborts the signal of every call in flight (they still get their response, if
+   * they produce one) and settles {@link closed} once they are done.
+   */
+  close(reason = 'The MCP server is shutting down'): Promise<void> {
+    this.stopReading();
+    for (const abort of this.inFlight) abort.abort(new Error(reason));
+    this.finishIfIdle();
+    return this.closed;
+  }
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    if (!this.reading) return;
+    this.handle(this.splitter.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk));
+  };
+
+  private readonly onEnd = (): void => {
+    if (!this.reading) return;
+    this.handle(this.splitter.end());
+    this.stopReading();
+    this.finishIfIdle();
+  };
+
+  private readonly onInputError = (error: Error): void => {
+    this.logger.error(`stdin failed: ${error.message}`);
+    this.onEnd();
+  };
+
+  private readonly onOutputError = (error: Error): void => {
+    if (this.outputBroken) return;
+    // The client is gone (EPIPE and the like): nobody can read answers any more.
+    this.outputBroken = true;
+    this.logger.error(`stdout failed, closing the stdio session: ${error.message}`);
+    void this.close('The client closed the connection');
+  };
+
+  private readonly onDrain = (): void => {
+    if (!this.paused) return;
+    this.paused = false;
+    if (this.reading) this.options.input.resume();
+  };
+
+  private handle(events: readonly LineEvent[]): void {
+    for (const event of events) {
+      if (event.kind === 'oversized') {
+        this.write(failure(null, McpError.invalidRequest(`Message too large: a line may hold at most ${this.options.maxLineBytes} bytes`)).response);
+      } else {
+        this.handleLine(event.bytes);
+      }
+    }
+  }
+
+  private handleLine(bytes: Buffer): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(this.decoder.decode(bytes));
+    } catch {
+      this.write(parseErrorOutcome().response);
+      return;
+    }
+    if (isResponse(message)) {
+      // This server sends no requests, so there is nothing to match; answering would be noise.
+      this.logger.warn(`Ignored a JSON-RPC response (id ${JSON.stringify(message['id'])}): this server sends no requests`);
+      return;
+    }
+    const abort = new AbortController();
+    this.inFlight.add(abort);
+    void this.answer(message, abort.signal).finally(() => {
+      this.inFlight.delete(abort);
+      this.finishIfIdle();
+    });
+  }
+
+  private async answer(message: unknown, signal: AbortSignal): Promise<void> {
+    let answered = false;
+    const inbound: McpInbound = {
+      transport: STDIO,
+      signal,
+      // A notification after the response would be orphaned: the client has moved on.
+      notify: (notification) => {
+        if (!answered) this.write(notification);
+      },
+    };
+    let response: JsonRpcResponse | undefined;
+    try {
+      response = (await this.dispatcher.dispatch(message, inbound))?.response;
+    } catch (error) {
+      response = this.unexpected(idOf(message), error);
+    }
+    answered = true;
+    if (response) this.write(response, idOf(message));
+  }
+
+  private unexpected(id: JsonRpcId | null, error: unknown): JsonRpcResponse {
+    if (error instanceof McpHttpChallenge) {
+      // An HTTP-only refusal (authentication, scopes): stdio has no status or headers to carry it.
+      return failure(id, McpError.invalidRequest(`Request refused: ${error.message}`)).response;
+    }
+    this.logger.error('Unexpected failure answering a stdio message', error instanceof Error ? error.stack : String(error));
+    return failure(id, McpError.internal()).response;
+  }
+
+  /** One message, one line, one write call: lines from concurrent calls never interleave. */
+  private write(message: JsonRpcResponse | JsonRpcNotification, responseId?: JsonRpcId | null): void {
+    const { output, input } = this.options;
+    if (this.outputBroken || output.destroyed || output.writableEnded) return;
+    let line: string;
+    try {
+      line = `${JSON.stringify(message)}\n`;
+    } catch (error) {
+      this.logger.error('Could not serialize an outgoing message', error instanceof Error ? error.stack : String(error));
+      if (responseId === undefined) return;
+      line = `${JSON.stringify(failure(responseId, McpError.internal()).response)}\n`;
+    }
+    if (!output.write(line) && this.reading && !this.paused) {
+      // Backpressure: stop taking requests until the client reads what we wrote.
+      this.paused = true;
+      input.pause();
+    }
+  }
+
+  private stopReading(): void {
+    if (!this.reading) return;
+    this.reading = false;
+    const { input } = this.options;
+    input.off('data', this.onData);
+    input.off('end', this.onEnd);
+    input.off('close', this.onEnd);
+    // Paused and without listeners, stdin no longer keeps the process alive.
+    input.pause();
+  }
+
+  private finishIfIdle(): void {
+    if (this.reading || this.inFlight.size > 0 || this.settled) return;
+    this.settled = true;
+    const { output } = this.options;
+    const done = (): void => {
+      output.off('drain', this.onDrain);
+      output.off('drain', done);
+      output.off('close', done);
+      this.resolveClosed();
+    };
+    if (!this.outputBroken && output.writableNeedDrain && !output.destroyed) {
+      output.once('drain', done);
+      output.once('close', done);
+    } else {
+      done();
+    }
+  }
+}
+
+function isResponse(message: unknown): message is Record<string, unknown> {
+  return isObject(message) && !('method' in message) && 'id' in message && ('result' in message || 'error' in message);
+}
+
+function idOf(message: unknown): JsonRpcId | null {
+  return isObject(message) && isJsonRpcId(message['id']) ? message['id'] : null;
+}

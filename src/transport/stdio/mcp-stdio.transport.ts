@@ -1,0 +1,48 @@
+import type { Readable, Writable } from 'node:stream';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
+import { MCP_OPTIONS } from '../../mcp.module-definition.js';
+import type { ResolvedMcpOptions } from '../../mcp.options.js';
+import { McpStdioConnection } from './mcp-stdio.connection.js';
+
+/** Where a stdio session reads and writes; the process's own stdin/stdout by default. */
+export interface McpStdioStreams {
+  /** Newline-delimited JSON-RPC from the client. Default `process.stdin`. */
+  input?: Readable;
+  /** Where answers go, one JSON message per line, nothing else. Default `process.stdout`. */
+  output?: Writable;
+  /** The largest line accepted, in bytes. Default: the module's `maxBodyBytes`. */
+  maxLineBytes?: number;
+}
+
+/**
+ * The stdio transport (newline-delimited JSON-RPC over stdin/stdout): the same dispatcher, tools
+ * and MRTR flows as Streamable HTTP. Most servers start it through {@link bootstrapStdio}; to run it
+ * yourself, provide it in a module that imports `McpModule` (or construct it with the module's
+ * options and dispatcher) and call {@link listen}.
+ *
+ * @publicApi
+ */
+@Injectable()
+export class McpStdioTransport {
+  private readonly logger = new Logger('McpStdio');
+
+  constructor(
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly dispatcher: McpDispatcher,
+  ) {}
+
+  /** Starts answering on the given streams (stdin/stdout by default); never writes anything but JSON-RPC to the output. */
+  listen(streams: McpStdioStreams = {}): McpStdioConnection {
+    const maxLineBytes = streams.maxLineBytes ?? this.options.maxBodyBytes;
+    if (!Number.isInteger(maxLineBytes) || maxLineBytes <= 0) {
+      throw new TypeError(`McpStdioTransport.listen: maxLineBytes must be a positive integer, got ${String(maxLineBytes)}`);
+    }
+    return new McpStdioConnection(this.dispatcher, {
+      input: streams.input ?? process.stdin,
+      output: streams.output ?? process.stdout,
+      maxLineBytes,
+      logger: this.logger,
+    }).start();
+  }
+}
