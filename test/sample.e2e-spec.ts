@@ -1,0 +1,52 @@
+import { McpTestClient, McpTestError } from '../src/testing/index.js';
+import { AppModule } from '../sample/app.module.js';
+import { BookingService } from '../sample/booking/booking.service.js';
+
+describe.each(['express', 'fastify'] as const)('the sample server, through @mocapi/nestjs/testing, on %s', (adapter) => {
+  let mcp: McpTestClient;
+
+  beforeEach(async () => {
+    mcp = await McpTestClient.start(AppModule, { adapter });
+  });
+  afterEach(() => mcp.close());
+
+  const booking = { date: '2026-12-24', partySize: 4, name: 'Ada', email: 'ada@example.com' };
+
+  it('lists its tools with generated schemas', async () => {
+    const tools = await mcp.listTools();
+    const book = tools.find((t) => t['name'] === 'book_table')!;
+    expect(book['inputSchema']).toMatchObject({ type: 'object', required: expect.arrayContaining(['date', 'partySize', 'name', 'email']) });
+  });
+
+  it('books a table after choosing a time and confirming, and only then', async () => {
+    const bookings = mcp.app.get(BookingService);
+    const first = await mcp.callTool('book_table', booking);
+    expect(first.isComplete).toBe(false);
+    const [key, question] = Object.entries(first.inputRequests)[0]!;
+    expect(question).toMatchObject({ method: 'elicitation/create', params: { mode: 'form', message: 'Which time would you like on 2026-12-24?' } });
+
+    const second = await first.respond({ [key]: { action: 'accept', content: { time: '19:30' } } });
+    expect(second.isComplete).toBe(false);
+    expect(Object.values(second.inputRequests)[0]).toMatchObject({ params: { message: 'Book a table for 4 at 19:30 on 2026-12-24 under Ada?' } });
+    expect(bookings.all()).toHaveLength(0);
+
+    const done = await second.respond({ [Object.keys(second.inputRequests)[0]!]: { action: 'accept', content: { confirm: true } } });
+    expect(done.isComplete).toBe(true);
+    expect(done.result['structuredContent']).toMatchObject({ date: '2026-12-24', time: '19:30', partySize: 4 });
+    expect(bookings.all()).toHaveLength(1);
+  });
+
+  it('makes no booking when the guest declines', async () => {
+    const { result, rounds } = await mcp.callToolAnswering('book_table', booking, (request) =>
+      String((request.params as { message: string }).message).startsWith('Which') ? { action: 'accept', content: { time: '18:00' } } : { action: 'decline' },
+    );
+    expect(rounds).toHaveLength(3);
+    expect(result.content).toEqual([{ type: 'text', text: 'No booking made.' }]);
+    expect(mcp.app.get(BookingService).all()).toHaveLength(0);
+  });
+
+  it('reports protocol errors as McpTestError', async () => {
+    await expect(mcp.callTool('no_such_tool')).rejects.toEqual(expect.objectContaining({ code: -32602 }));
+    await expect(mcp.request('ping')).rejects.toBeInstanceOf(McpTestError);
+  });
+});
