@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { McpModule } from '../src/index.js';
 import { BookingModule } from './booking/booking.module.js';
+import { StaffModule } from './staff/staff.module.js';
 
 @Module({
   imports: [
@@ -19,6 +20,7 @@ import { BookingModule } from './booking/booking.module.js';
       }),
     }),
     BookingModule,
+    StaffModule,
   ],
 })
 export class AppModule {}

@@ -50,3 +50,31 @@ describe.each(['express', 'fastify'] as const)('the sample server, through @moca
     await expect(mcp.request('ping')).rejects.toBeInstanceOf(McpTestError);
   });
 });
+
+describe('the sample server, staff tools and content', () => {
+  let mcp: McpTestClient;
+  beforeAll(async () => {
+    mcp = await McpTestClient.start(AppModule);
+  });
+  afterAll(() => mcp.close());
+
+  it('guards list_bookings with an ordinary Nest guard', async () => {
+    const round = await mcp.callTool('list_bookings');
+    expect(round.result['isError']).toBe(true);
+    const staff = await fetch(mcp.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'list_bookings', 'x-staff-token': 'staff' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_bookings', _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+    });
+    expect(((await staff.json()) as any).result.structuredContent).toEqual({ bookings: [] });
+  });
+
+  it('serves the menu, a prompt, and reports progress', async () => {
+    const menu = await mcp.readResource('bistro://menu');
+    expect((menu.result['contents'] as any[])[0]).toMatchObject({ mimeType: 'text/markdown' });
+    const prompt = await mcp.getPrompt('plan_evening', { occasion: 'birthday' });
+    expect(JSON.stringify(prompt.result['messages'])).toContain('birthday dinner');
+    const prepared = await mcp.callTool('prepare_service');
+    expect(prepared.result['content']).toEqual([{ type: 'text', text: 'The dining room is ready.' }]);
+  });
+});
