@@ -186,6 +186,17 @@ describe.each(ADAPTERS)('Streamable HTTP foundation on %s', (adapter) => {
       await stillServes();
     });
 
+    it('refuses a malformed base64 header value with -32020', async () => {
+      const r = await raw(body, { ...mcpHeaders('tools/call'), 'mcp-name': '=?base64?YWR?=' });
+      expect([r.status, r.json.error.code]).toEqual([400, -32020]);
+    });
+
+    it('checks the version header against _meta before refusing an unsupported version', async () => {
+      const meta = { ...envelope(), 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' };
+      const r = await raw({ jsonrpc: '2.0', id: 8, method: 'server/discover', params: { _meta: meta } }, mcpHeaders('server/discover'));
+      expect([r.status, r.json.error.code, r.json.id]).toEqual([400, -32020, 8]);
+    });
+
     it('accepts base64-encoded header values and case-insensitive header names', async () => {
       const headers = { ...mcpHeaders('tools/call'), 'MCP-NAME': `=?base64?${Buffer.from('add').toString('base64')}?=` };
       const r = await raw(body, headers);

@@ -20,7 +20,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * Reads the per-request `_meta` envelope (SEP-2575) into an immutable exchange. Missing protocol
- * version or client capabilities → -32602 with HTTP 400; an unsupported version → -32022.
+ * version or client capabilities → -32602 with HTTP 400. The transport then cross-checks its
+ * headers against the declared version (-32020) before an unsupported version is refused (-32022).
  */
 export function createExchange(id: JsonRpcId, method: string, params: Record<string, unknown>, inbound: McpInbound): McpExchange {
   const meta = params['_meta'];
@@ -31,6 +32,11 @@ export function createExchange(id: JsonRpcId, method: string, params: Record<str
   if (typeof protocolVersion !== 'string' || protocolVersion === '') {
     throw McpError.invalidParams(`params._meta["${META_PROTOCOL_VERSION}"] is required`, undefined, 400);
   }
+  const clientCapabilities = meta[META_CLIENT_CAPABILITIES];
+  if (!isObject(clientCapabilities)) {
+    throw McpError.invalidParams(`params._meta["${META_CLIENT_CAPABILITIES}"] is required (use {} for none)`, undefined, 400);
+  }
+  inbound.verifyHeaders?.(method, params, protocolVersion);
   if (!SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) {
     throw new McpError(
       McpErrorCode.UnsupportedProtocolVersion,
@@ -38,10 +44,6 @@ export function createExchange(id: JsonRpcId, method: string, params: Record<str
       { supported: SUPPORTED_PROTOCOL_VERSIONS, requested: protocolVersion },
       400,
     );
-  }
-  const clientCapabilities = meta[META_CLIENT_CAPABILITIES];
-  if (!isObject(clientCapabilities)) {
-    throw McpError.invalidParams(`params._meta["${META_CLIENT_CAPABILITIES}"] is required (use {} for none)`, undefined, 400);
   }
   const clientInfo = meta[META_CLIENT_INFO];
   const logLevel = meta[META_LOG_LEVEL];

@@ -59,7 +59,6 @@ export class McpDispatcher {
       const entry = this.methods.get(method);
       if (!entry || !entry.group.enabled()) throw McpError.methodNotFound(method);
       const exchange = createExchange(id, method, params, inbound);
-      inbound.verifyHeaders?.(method, params, exchange.protocolVersion);
       const result = await entry.handler(exchange, inbound);
       return { status: 200, response: { jsonrpc: '2.0', id, result } };
     } catch (error) {

@@ -59,7 +59,9 @@ function parseArgs(argv) {
     else if (arg === '--port') options.port = Number(value());
     else if (arg === '--scenario') options.scenario = value();
     else if (arg === '--help' || arg === '-h') {
-      console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 21).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+      const lines = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1);
+      const header = lines.slice(0, lines.findIndex((l) => !l.startsWith('//')));
+      console.log(header.map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
       process.exit(0);
     } else fail(`Unknown argument: ${arg} (see --help)`);
   }
@@ -260,7 +262,8 @@ async function runSuite(label, args, outDir, { verbose }) {
 /** `✓ name: 3 passed, 0 failed` lines of the suite's summary, joined with each checks.json. */
 function collectScenarios(output, outDir) {
   const scenarios = new Map();
-  const summary = output.slice(output.lastIndexOf('=== SUMMARY ==='));
+  const summaryAt = output.lastIndexOf('=== SUMMARY ===');
+  const summary = summaryAt === -1 ? '' : output.slice(summaryAt);
   for (const match of summary.matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed$/gmu)) {
     scenarios.set(match[1], { passed: Number(match[2]), failed: Number(match[3]), checks: undefined });
   }
@@ -269,7 +272,8 @@ function collectScenarios(output, outDir) {
     const name = entry.name.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '');
     const file = join(outDir, entry.name, 'checks.json');
     if (!existsSync(file)) continue;
-    const record = scenarios.get(name) ?? { passed: 0, failed: 0, checks: undefined, notInSummary: true };
+    // A single --scenario run prints no summary; a suite run lists every scenario in it.
+    const record = scenarios.get(name) ?? { passed: 0, failed: 0, checks: undefined, notInSummary: summaryAt !== -1 };
     try {
       record.checks = JSON.parse(readFileSync(file, 'utf8'));
     } catch (error) {
@@ -278,6 +282,42 @@ function collectScenarios(output, outDir) {
     scenarios.set(name, record);
   }
   return scenarios;
+}
+
+/** Scenarios the CLI ran but did not score (requirements mode): `  ✗ tasks-lifecycle (extension)`. */
+function unscoredScenarios(output) {
+  const start = output.lastIndexOf('Not scored for ');
+  if (start === -1) return new Set();
+  const names = [];
+  for (const line of output.slice(start).split('\n').slice(1)) {
+    const match = /^\s+[✓✗] (\S+) \(/u.exec(line);
+    if (!match) break;
+    names.push(match[1]);
+  }
+  return new Set(names);
+}
+
+/** One line per pass, counted by this script from the checks (warnings included). */
+function tally(pass) {
+  const unscored = unscoredScenarios(pass.output);
+  const count = (names) => {
+    let clean = 0;
+    let failing = 0;
+    let warning = 0;
+    for (const name of names) {
+      const checks = pass.scenarios.get(name)?.checks ?? [];
+      const failed = pass.scenarios.get(name)?.failed > 0 || checks.some((c) => c.status === 'FAILURE');
+      const warned = checks.some((c) => c.status === 'WARNING');
+      if (failed) failing++;
+      else if (warned) warning++;
+      else clean++;
+    }
+    return `${names.length} scenarios: ${clean} passed, ${failing} failed, ${warning} passed with warnings`;
+  };
+  const all = [...pass.scenarios.keys()];
+  const scored = all.filter((name) => !unscored.has(name));
+  if (unscored.size === 0) return `${count(scored)}`;
+  return `scored ${count(scored)}; not scored ${count([...unscored])}`;
 }
 
 /** The lines worth keeping from a pass's output: from its summary on. */
@@ -332,14 +372,15 @@ async function main() {
 
     const first = await runSuite(
       options.scenario ? `scenario ${options.scenario}` : `pass 1: the requirements of ${REVISION}`,
-      ['server', '--url', url, ...(options.scenario ? ['--scenario', options.scenario] : ['--requirements', REVISION])],
+      ['server', '--url', url, ...(options.scenario ? ['--scenario', options.scenario, '--spec-version', REVISION] : ['--requirements', REVISION])],
       join(RESULTS, options.scenario ? 'scenario' : 'requirements'),
       options,
     );
-    reports.push(['pass 1', first]);
-    if (first.code !== 0) failures.push(`pass 1: the suite exited with code ${first.code}`);
-    if (first.scenarios.size === 0) failures.push('pass 1: no scenario results found');
-    failures.push(...problemsOf(first).map((p) => `pass 1: ${p}`));
+    const firstLabel = options.scenario ? 'scenario' : 'pass 1';
+    reports.push([firstLabel, first]);
+    if (first.code !== 0) failures.push(`${firstLabel}: the suite exited with code ${first.code}`);
+    if (first.scenarios.size === 0) failures.push(`${firstLabel}: no scenario results found`);
+    failures.push(...problemsOf(first).map((p) => `${firstLabel}: ${p}`));
 
     if (!options.scenario) {
       const second = await runSuite(
@@ -362,6 +403,7 @@ async function main() {
   for (const [label, pass] of reports) {
     console.log(`\n----- ${label}: summary (full output in ${relative(ROOT, RESULTS)}) -----`);
     console.log(summaryLines(pass.output));
+    console.log(`\nconformance: ${label}: ${tally(pass)}`);
   }
   const dedup = [...new Set(failures)];
   if (dedup.length > 0) {

@@ -3,7 +3,8 @@ import type { McpHeaderParam } from '../../schema/dto-json-schema.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { MRTR_METHODS } from '../../protocol/mcp-methods.js';
 
-const BASE64_VALUE = /^=\?base64\?([A-Za-z0-9+/=_-]*)\?=$/;
+const BASE64_VALUE = /^=\?base64\?(.*)\?=$/;
+const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** A header value as the spec compares it: trimmed, and decoded from the `=?base64?…?=` form. */
 export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -12,6 +13,7 @@ export function headerValue(headers: IncomingHttpHeaders, name: string): string 
   const value = (Array.isArray(raw) ? raw.join(',') : raw).trim();
   const encoded = BASE64_VALUE.exec(value);
   if (!encoded) return value;
+  if (!STRICT_BASE64.test(encoded[1]!)) throw McpError.headerMismatch(`Header ${name} is not valid padded base64`);
   const decoded = Buffer.from(encoded[1]!, 'base64');
   const text = decoded.toString('utf8');
   if (Buffer.from(text, 'utf8').equals(decoded) === false) throw McpError.headerMismatch(`Header ${name} is not valid base64-encoded UTF-8`);
