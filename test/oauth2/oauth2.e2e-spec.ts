@@ -145,6 +145,18 @@ describe.each(ADAPTERS)('an MCP server protected by McpOAuth2Module, with a real
       expect(handlerRuns).toEqual([]);
     });
 
+    it('gates prompts the same way', async () => {
+      const names = async (token: string): Promise<string[]> =>
+        (await mcp(server.url, 'prompts/list', {}, { token })).body.result.prompts.map((p: { name: string }) => p.name).sort();
+      expect(await names(tokens.alice)).toEqual(['greeting', 'refund_letter']);
+      expect(await names(tokens.carol)).toEqual(['greeting']);
+      const refused = await mcp(server.url, 'prompts/get', { name: 'refund_letter', arguments: {} }, { token: tokens.carol });
+      expect(refused.status).toBe(403);
+      expect(parseBearerChallenge(refused.headers.get('www-authenticate'))).toMatchObject({ error: 'insufficient_scope', scope: 'mcp:tools orders:write' });
+      const allowed = await mcp(server.url, 'prompts/get', { name: 'refund_letter', arguments: {} }, { token: tokens.alice });
+      expect(allowed.body.result.messages).toHaveLength(1);
+    });
+
     it('lets a caller use the scoped tools it holds scopes for', async () => {
       const reply = await mcp(server.url, 'tools/call', { name: 'list_orders', arguments: {} }, { token: tokens.carol });
       expect(reply.body.result.content).toEqual([{ type: 'text', text: 'no orders yet' }]);

@@ -1,6 +1,6 @@
 import { Injectable, Module, type DynamicModule, type Type } from '@nestjs/common';
 import { IsString } from 'class-validator';
-import { ElicitationContext, McpModule, McpPrincipalSource, McpTool, type McpExchange } from '../../../src/index.js';
+import { ElicitationContext, McpModule, McpPrincipalSource, McpPrompt, McpTool, type McpExchange } from '../../../src/index.js';
 import { McpOAuth2Module, McpScopes, type McpOAuth2Options } from '../../../src/oauth2/index.js';
 
 export class PlaceOrderDto {
@@ -50,6 +50,21 @@ export class OrderTools {
   }
 }
 
+/** Prompts gated like tools: only callers with `orders:write` see or get this one. */
+@Injectable()
+export class OrderPrompts {
+  @McpPrompt({ name: 'refund_letter', description: 'Drafts a refund letter' })
+  @McpScopes('orders:write')
+  refundLetter(): string {
+    return 'Draft a polite refund letter.';
+  }
+
+  @McpPrompt({ name: 'greeting', description: 'Greets the customer' })
+  greeting(): string {
+    return 'Say hello to the customer.';
+  }
+}
+
 /** An application's own principal source: the caller named in the `x-app-user` header. */
 @Injectable()
 export class HeaderPrincipalSource extends McpPrincipalSource {
@@ -86,7 +101,7 @@ export function ordersAppModule(options: OrdersAppOptions): Type {
     else imports.push(oauth2);
   }
 
-  @Module({ imports, providers: [OrderTools] })
+  @Module({ imports, providers: [OrderTools, OrderPrompts] })
   class OrdersAppModule {}
   return OrdersAppModule;
 }
