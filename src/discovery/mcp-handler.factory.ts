@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ExternalContextCreator } from '@nestjs/core';
 import { ROUTE_ARGS_METADATA } from '../decorators/mcp-metadata.constants.js';
+import { INPUT_REQUIRED_FILTER } from '../mrtr/input-required.filter.js';
 import { INPUT_REQUIRED_INTERCEPTOR } from '../mrtr/input-required.interceptor.js';
 import type { McpHandler } from './mcp-handler.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
@@ -9,6 +10,7 @@ import { McpParamsFactory } from './mcp-params.factory.js';
 export const MCP_CONTEXT_TYPE = 'mcp';
 
 const INTERCEPTORS_METADATA = '__interceptors__';
+const EXCEPTION_FILTERS_METADATA = '__exceptionFilters__';
 
 /**
  * Wraps a provider method so it runs through Nest's enhancer pipeline exactly as a route does
@@ -22,7 +24,8 @@ export class McpHandlerFactory {
 
   create(instance: object, methodName: string): McpHandler {
     const method = (instance as Record<string, unknown>)[methodName] as (...args: unknown[]) => unknown;
-    this.appendInputRequiredInterceptor(method);
+    appendMetadata(INTERCEPTORS_METADATA, method, INPUT_REQUIRED_INTERCEPTOR);
+    appendMetadata(EXCEPTION_FILTERS_METADATA, method, INPUT_REQUIRED_FILTER);
     const run = this.externalContextCreator.create(
       instance,
       method,
@@ -40,17 +43,15 @@ export class McpHandlerFactory {
       invoke: (input, exchange) => run(input, exchange),
     };
   }
+}
 
-  /**
-   * Method-level interceptors are the innermost ones, and the last of them is closest to the
-   * handler: appended there, ours sees the control signal before any interceptor or filter of the
-   * application can swallow or log it. An instance (not a class) needs no registration as an
-   * injectable of the user's module.
-   */
-  private appendInputRequiredInterceptor(method: object): void {
-    const existing: unknown[] = Reflect.getMetadata(INTERCEPTORS_METADATA, method) ?? [];
-    if (!existing.includes(INPUT_REQUIRED_INTERCEPTOR)) {
-      Reflect.defineMetadata(INTERCEPTORS_METADATA, [...existing, INPUT_REQUIRED_INTERCEPTOR], method);
-    }
-  }
+/**
+ * Method-level interceptors are the innermost ones, and the last of them is closest to the handler:
+ * appended there, ours sees the control signal before any interceptor of the application can
+ * swallow it; method-level filters are consulted before class-level and global ones. Instances
+ * (not classes) need no registration as injectables of the user's module.
+ */
+function appendMetadata(key: string, method: object, enhancer: object): void {
+  const existing: unknown[] = Reflect.getMetadata(key, method) ?? [];
+  if (!existing.includes(enhancer)) Reflect.defineMetadata(key, [...existing, enhancer], method);
 }

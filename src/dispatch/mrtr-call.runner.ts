@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { isInputRequired } from '../mrtr/exceptions/input-required.exception.js';
 import { McpPrincipalSource } from '../mrtr/mcp-principal.source.js';
-import { MrtrEngine, sealInputRequired } from '../mrtr/mrtr.engine.js';
+import { MrtrEngine } from '../mrtr/mrtr.engine.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { exchangeStorage } from './exchange.storage.js';
@@ -34,27 +34,31 @@ export class MrtrCallRunner {
     });
   }
 
-  /** Resolves to the handler's value, or to a sealed InputRequiredResult when it needs input. */
+  /**
+   * Resolves to the handler's value, or to the sealed input-required round when the handler asked
+   * for input — even if a catch block, interceptor or exception filter of the application
+   * intercepted the signal on its way out (that is logged, since the code that caught it ran).
+   */
   async invoke(session: ReplaySession, exchange: McpExchange, handler: () => Promise<unknown>): Promise<unknown> {
     try {
-      const value = await exchangeStorage.run(exchange, () => this.mrtr.run(session, handler));
-      if (session.lastInputRequired && !isInputRequiredValue(value)) {
+      let value: unknown;
+      try {
+        value = await exchangeStorage.run(exchange, () => this.mrtr.run(session, handler));
+      } catch (error) {
+        if (!isInputRequired(error) && !session.lastInputRequired) throw error;
+      }
+      const round = this.mrtr.pendingRound(session);
+      if (!round) return value;
+      if (value !== round) {
         this.logger.warn(
-          `${exchange.method} ${String(exchange.params['name'] ?? exchange.params['uri'])} swallowed an input request in a catch block; ` +
-            'rethrow it with `if (isInputRequired(e)) throw e;` so the question reaches the client',
+          `${exchange.method} ${String(exchange.params['name'] ?? exchange.params['uri'])}: the input request was intercepted on its way out ` +
+            '(a catch block, an interceptor or an exception filter) and the round was answered anyway. ' +
+            'Code that caught it has run; in handlers, rethrow it with `if (isInputRequired(e)) throw e;`',
         );
       }
-      return value;
-    } catch (error) {
-      // The signal escaped our interceptor only when a guard or pipe asked for input: still a round.
-      if (isInputRequired(error)) return this.mrtr.run(session, () => sealInputRequired(error));
-      throw error;
+      return round;
     } finally {
       session.close();
     }
   }
-}
-
-function isInputRequiredValue(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && (value as { resultType?: unknown }).resultType === 'input_required';
 }

@@ -33,6 +33,11 @@ export class ResultStamp {
     return { ...result, resultType: 'complete', ttlMs: this.options.cache.ttlMs, cacheScope: this.options.cache.scope, _meta: this.metaOf(result) };
   }
 
+  /** A cacheable kind of result that must not be cached this time (a retry): ttl 0, private. */
+  uncacheable(result: Result): Result {
+    return { ...result, resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: this.metaOf(result) };
+  }
+
   /** Input-required results keep their own `resultType` and are never cacheable. */
   stamp(result: Result): Result {
     return result['resultType'] === 'input_required' ? { ...result, _meta: this.metaOf(result) } : this.complete(result);

@@ -22,6 +22,7 @@ export interface MrtrCall {
 }
 
 const sessionCodecs = new WeakMap<ReplaySession, RequestStateCodec>();
+const sealedRounds = new WeakMap<ReplaySession, InputRequiredResult>();
 
 /**
  * Opens a call's replay session: verifies a present requestState (integrity, expiry, binding to
@@ -57,18 +58,37 @@ export class MrtrEngine {
   run<T>(session: ReplaySession, fn: () => T): T {
     return replaySessionStorage.run(session, fn);
   }
+
+  /**
+   * The input-required round of a call whose handler asked for input, whatever became of the
+   * signal on its way out (an interceptor that wrapped the result, a filter or a catch block that
+   * swallowed it): once a question was asked, the answer to the client is that question.
+   */
+  pendingRound(session: ReplaySession): InputRequiredResult | undefined {
+    const sealed = sealedRounds.get(session);
+    if (sealed) return sealed;
+    const signal = session.lastInputRequired;
+    return signal ? sealRound(session, signal) : undefined;
+  }
 }
 
 /** Seals the current call's ledger into the wire result of an input-required round. */
 export function sealInputRequired(signal: InputRequiredException): InputRequiredResult {
   const session = replaySessionStorage.getStore();
-  const codec = session && sessionCodecs.get(session);
-  if (!session || !codec) throw signal;
-  return {
+  if (!session) throw signal;
+  return sealRound(session, signal);
+}
+
+function sealRound(session: ReplaySession, signal: InputRequiredException): InputRequiredResult {
+  const codec = sessionCodecs.get(session);
+  if (!codec) throw signal;
+  const round: InputRequiredResult = {
     resultType: 'input_required',
     inputRequests: signal.inputRequests,
     requestState: codec.seal(session.nextPayload(signal)),
   };
+  sealedRounds.set(session, round);
+  return round;
 }
 
 /** The arguments digest costs a canonicalisation and a hash: only pay it when a token is read or sealed. */

@@ -65,7 +65,7 @@ export class ResourcesMethods implements McpMethodGroup {
     if (isInputRequiredResult(value)) return this.stamp.stamp({ ...value });
     const result = { ...toReadResourceResult(value, uri, entry.definition.mimeType) };
     const isRetry = params['requestState'] !== undefined || params['inputResponses'] !== undefined;
-    return isRetry ? this.stamp.complete(result) : this.stamp.cacheable(result);
+    return isRetry ? this.stamp.uncacheable(result) : this.stamp.cacheable(result);
   }
 }
 

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { redirectConsoleToStderr } from './console-redirect.js';
 
 describe('redirectConsoleToStderr', () => {

@@ -1,8 +1,11 @@
+import { jest } from '@jest/globals';
 import { McpStderrLogger } from './stderr.logger.js';
 
+type Spy = jest.SpiedFunction<typeof process.stdout.write>;
+
 describe('McpStderrLogger', () => {
-  let stdout: jest.SpiedFunction<typeof process.stdout.write>;
-  let stderr: jest.SpiedFunction<typeof process.stderr.write>;
+  let stdout: Spy;
+  let stderr: Spy;
 
   beforeEach(() => {
     stdout = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
@@ -10,7 +13,7 @@ describe('McpStderrLogger', () => {
   });
   afterEach(() => jest.restoreAllMocks());
 
-  const written = (spy: jest.SpiedFunction<typeof process.stdout.write>): string => spy.mock.calls.map((c) => String(c[0])).join('');
+  const written = (spy: Spy): string => spy.mock.calls.map((c) => String(c[0])).join('');
 
   it('writes every level to stderr and nothing to stdout', () => {
     const logger = new McpStderrLogger();
