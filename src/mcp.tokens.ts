@@ -1,9 +1,25 @@
+// Slots through which integration modules (such as `@mocapi/nestjs/oauth2`) contribute
+// implementations from a `@Global()` module. Each slot beats the core default whatever the module
+// import order; for the principal source, the application's own `principalSource` option beats both.
+
 /**
- * Slots through which integration modules (such as `@mocapi/nestjs/oauth2`) contribute
- * implementations. The core resolves each seam as: the application's own (from `McpModule`
- * options) > the integration slot > the core default, so module import order never matters.
- * An integration module provides a slot from a `@Global()` module.
+ * Integration slot for the `McpPrincipalSource` that names the caller, to which requestState is bound.
+ * An application's own `principalSource` option wins; with neither, every caller is anonymous.
+ *
+ * @publicApi
  */
 export const INTEGRATION_PRINCIPAL_SOURCE = Symbol.for('mocapi:integration-principal-source');
+/**
+ * Integration slot for the `McpAccessPolicy` that decides which tools, prompts and resources a caller
+ * may see and use. Without one, the core allows everything.
+ *
+ * @publicApi
+ */
 export const INTEGRATION_ACCESS_POLICY = Symbol.for('mocapi:integration-access-policy');
+/**
+ * Integration slot for the `McpHttpAuthenticator` that checks each Streamable HTTP POST (e.g. an OAuth
+ * bearer token) before dispatch. Without one, HTTP requests are not authenticated; stdio never uses it.
+ *
+ * @publicApi
+ */
 export const INTEGRATION_HTTP_AUTHENTICATOR = Symbol.for('mocapi:integration-http-authenticator');

@@ -1,4 +1,7 @@
-/** Method names of 2026-07-28 that this server answers. */
+/**
+ * Method names of 2026-07-28 that this server answers. Removed methods (`initialize`, `ping`,
+ * `logging/setLevel`, `resources/subscribe`, `resources/unsubscribe`) get -32601 with HTTP 404.
+ */
 export const McpMethod = {
   Discover: 'server/discover',
   ToolsList: 'tools/list',
@@ -12,7 +15,11 @@ export const McpMethod = {
   SubscriptionsListen: 'subscriptions/listen',
 } as const;
 
+/** One of the method names listed in {@link McpMethod}. */
 export type McpMethod = (typeof McpMethod)[keyof typeof McpMethod];
 
-/** The only methods that may answer `input_required` (SEP-2322). */
+/**
+ * The only methods that may answer `input_required` (SEP-2322) and accept `inputResponses` /
+ * `requestState`; they are also the ones whose HTTP requests carry an `Mcp-Name` header.
+ */
 export const MRTR_METHODS: ReadonlySet<string> = new Set([McpMethod.ToolsCall, McpMethod.PromptsGet, McpMethod.ResourcesRead]);
