@@ -1,0 +1,111 @@
+/**
+ * Drives autocannon programmatically: a warm-up run, then a measured run. Latencies are taken
+ * from autocannon's per-response event (fractional milliseconds) because its histogram keeps
+ * whole milliseconds only, which hides everything below 1 ms.
+ */
+import autocannon from 'autocannon';
+
+import type { FixedRequest } from './workloads.js';
+
+export interface LoadSettings {
+  readonly connections: number;
+  readonly durationSec: number;
+  readonly warmupSec: number;
+}
+
+export interface LoadResult {
+  /** Responses per second over the measured wall-clock time. */
+  readonly rps: number;
+  readonly responses: number;
+  readonly elapsedSec: number;
+  readonly latencyMs: { readonly mean: number; readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number };
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly timeouts: number;
+  /** Responses that failed `verify` (only counted when a verifier is given). */
+  readonly mismatches: number;
+  /** autocannon's own summary, for the JSON output. */
+  readonly autocannon: {
+    readonly requestsAverage: number;
+    readonly latencyP50: number;
+    readonly latencyP99: number;
+    readonly throughputAverage: number;
+  };
+}
+
+function percentile(sorted: Float64Array, q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[index]!;
+}
+
+function once(url: string, request: FixedRequest, settings: LoadSettings, durationSec: number, verify?: (body: string) => boolean) {
+  const latencies: number[] = [];
+  let non2xx = 0;
+  return new Promise<{ result: autocannon.Result; latencies: number[]; non2xx: number; elapsedSec: number }>(
+    (resolve, reject) => {
+      const options: autocannon.Options = {
+        url,
+        method: 'POST',
+        headers: { ...request.headers },
+        body: request.body,
+        connections: settings.connections,
+        duration: durationSec,
+        pipelining: 1,
+        timeout: 10,
+        ...(verify ? { verifyBody: (body: string | Buffer | undefined) => verify(String(body ?? '')) } : {}),
+      };
+      const started = process.hrtime.bigint();
+      const instance = autocannon(options, (error, result) => {
+        const elapsedSec = Number(process.hrtime.bigint() - started) / 1e9;
+        if (error) reject(error);
+        else resolve({ result, latencies, non2xx, elapsedSec });
+      });
+      instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+        if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+        else non2xx++;
+      });
+    },
+  );
+}
+
+/** The warm-up run: same request and connections, results discarded. */
+export async function warmUp(url: string, request: FixedRequest, settings: LoadSettings): Promise<void> {
+  if (settings.warmupSec > 0) await once(url, request, settings, settings.warmupSec);
+}
+
+/** The measured run of one fixed request against one URL (call {@link warmUp} first). */
+export async function measure(
+  url: string,
+  request: FixedRequest,
+  settings: LoadSettings,
+  verify?: (body: string) => boolean,
+): Promise<LoadResult> {
+  const run = await once(url, request, settings, settings.durationSec, verify);
+  const sorted = Float64Array.from(run.latencies).sort();
+  const sum = run.latencies.reduce((acc, v) => acc + v, 0);
+  const responses = run.latencies.length + run.non2xx;
+  const result = run.result as autocannon.Result & { mismatches?: number };
+  return {
+    rps: responses / run.elapsedSec,
+    responses,
+    elapsedSec: run.elapsedSec,
+    latencyMs: {
+      mean: run.latencies.length > 0 ? sum / run.latencies.length : Number.NaN,
+      p50: percentile(sorted, 0.5),
+      p90: percentile(sorted, 0.9),
+      p99: percentile(sorted, 0.99),
+      max: sorted.length > 0 ? sorted[sorted.length - 1]! : Number.NaN,
+    },
+    non2xx: run.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    mismatches: result.mismatches ?? 0,
+    autocannon: {
+      requestsAverage: result.requests.average,
+      latencyP50: result.latency.p50,
+      latencyP99: result.latency.p99,
+      throughputAverage: result.throughput.average,
+    },
+  };
+}

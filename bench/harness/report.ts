@@ -1,0 +1,215 @@
+/** Aggregates the measurements of one run, prints the table and the target checks. */
+import type { LoadResult } from './load.js';
+import { TARGETS, type TargetId } from './targets.js';
+import { WORKLOADS, WORKLOAD_IDS, type WorkloadId } from './workloads.js';
+
+export type CellStatus = 'ok' | 'failed' | 'n/a' | 'skipped';
+
+/** One target × workload in one round. */
+export interface Measurement {
+  readonly target: TargetId;
+  readonly workload: WorkloadId;
+  readonly round: number;
+  readonly status: CellStatus;
+  readonly problem?: string;
+  /** Size of the response body on the probe. */
+  readonly responseBytes?: number;
+  /** Server process CPU time (all threads) during the measured run, per response. */
+  readonly serverCpuUsPerRequest?: number;
+  readonly load?: LoadResult;
+}
+
+/** Target × workload over all rounds: the round with the median req/s. */
+export interface Cell {
+  readonly target: TargetId;
+  readonly workload: WorkloadId;
+  readonly status: CellStatus;
+  readonly problem?: string;
+  readonly responseBytes?: number;
+  readonly serverCpuUsPerRequest?: number;
+  readonly load?: LoadResult;
+  readonly rpsPerRound: readonly number[];
+}
+
+export function aggregate(measurements: readonly Measurement[]): Cell[] {
+  const cells: Cell[] = [];
+  for (const target of TARGETS) {
+    for (const workload of WORKLOAD_IDS) {
+      const all = measurements.filter((m) => m.target === target.id && m.workload === workload);
+      if (all.length === 0) continue;
+      const failed = all.find((m) => m.status === 'failed');
+      const loaded = all.filter((m) => m.status === 'ok' && m.load).sort((x, y) => x.load!.rps - y.load!.rps);
+      if (failed || loaded.length === 0) {
+        const first = failed ?? all[0]!;
+        cells.push({ target: target.id, workload, status: first.status, problem: first.problem, rpsPerRound: [] });
+        continue;
+      }
+      const median = loaded[Math.floor((loaded.length - 1) / 2)]!;
+      cells.push({
+        target: target.id,
+        workload,
+        status: 'ok',
+        responseBytes: median.responseBytes,
+        serverCpuUsPerRequest: median.serverCpuUsPerRequest,
+        load: median.load,
+        rpsPerRound: all.map((m) => m.load?.rps ?? Number.NaN),
+      });
+    }
+  }
+  return cells;
+}
+
+function rpsOf(cells: readonly Cell[], target: TargetId, workload: WorkloadId): number | undefined {
+  const cell = cells.find((c) => c.target === target && c.workload === workload);
+  return cell?.status === 'ok' && cell.load && cell.load.responses > 0 ? cell.load.rps : undefined;
+}
+
+const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
+const fmtMs = (n: number) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(2) : n.toFixed(1)) : '-');
+const fmtRatio = (n: number | undefined) => (n === undefined ? '' : `${n.toFixed(2)}x`);
+const fmtPct = (n: number | undefined) => (n === undefined ? '' : `${Math.round(n * 100)}%`);
+
+function table(header: readonly string[], rows: readonly (readonly string[])[], rightAligned: ReadonlySet<number>): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => (rightAligned.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+function targetLabel(id: TargetId): string {
+  return TARGETS.find((t) => t.id === id)?.label ?? id;
+}
+
+/** The main table: one row per target × workload, with ratios to the baselines. */
+export function renderTable(cells: readonly Cell[], markdown = false): string {
+  const header = ['workload', 'target', 'req/s', 'p50 ms', 'p99 ms', 'srv CPU us/req', 'resp B', 'vs MCP-Nest', 'vs SDK', 'vs bare', 'note'];
+  const numeric = new Set([2, 3, 4, 5, 6, 7, 8, 9]);
+  const severalRounds = cells.some((c) => c.rpsPerRound.length > 1);
+  if (severalRounds) header.splice(10, 0, 'req/s per round');
+  const rows: string[][] = [];
+  for (const workload of WORKLOAD_IDS) {
+    for (const cell of cells.filter((c) => c.workload === workload)) {
+      const label = WORKLOADS[workload].label;
+      if (cell.status !== 'ok' || !cell.load) {
+        const note = cell.status === 'n/a' ? (TARGETS.find((t) => t.id === cell.target)?.note ?? 'n/a') : (cell.problem ?? '');
+        const row = [label, targetLabel(cell.target), cell.status, '', '', '', '', '', '', '', note.split('\n')[0]!.slice(0, 100)];
+        if (severalRounds) row.splice(10, 0, '');
+        rows.push(row);
+        continue;
+      }
+      const rps = cell.load.rps;
+      const responded = cell.load.responses > 0;
+      const ratio = (base: TargetId) => {
+        if (base === cell.target || !responded) return undefined;
+        const other = rpsOf(cells, base, workload);
+        return other ? rps / other : undefined;
+      };
+      const faults = cell.load.non2xx + cell.load.errors + cell.load.timeouts + cell.load.mismatches;
+      const note =
+        faults > 0
+          ? `non2xx ${cell.load.non2xx}, errors ${cell.load.errors}, timeouts ${cell.load.timeouts}, mismatches ${cell.load.mismatches}`
+          : cell.load.responses === 0
+            ? 'no response completed in the measured window'
+            : '';
+      rows.push([
+        label,
+        targetLabel(cell.target),
+        fmtInt(rps),
+        fmtMs(cell.load.latencyMs.p50),
+        fmtMs(cell.load.latencyMs.p99),
+        cell.serverCpuUsPerRequest !== undefined ? fmtInt(cell.serverCpuUsPerRequest) : '',
+        cell.responseBytes !== undefined ? fmtInt(cell.responseBytes) : '',
+        fmtRatio(ratio('mcp-nest')),
+        fmtRatio(ratio('sdk')),
+        fmtPct(ratio('bare')),
+        ...(severalRounds ? [cell.rpsPerRound.map(fmtInt).join(' / ')] : []),
+        note,
+      ]);
+    }
+  }
+  if (!markdown) return table(header, rows, numeric);
+  const esc = (s: string) => s.replace(/\|/g, '\\|');
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map((_, i) => (numeric.has(i) ? '---:' : '---')).join('|')}|`,
+    ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`),
+  ].join('\n');
+}
+
+/**
+ * A target check: `ratio` is measured[numerator] / measured[denominator], where the metric is
+ * req/s ('rps') or server CPU per request ('cpu'); PASS when it is within [min, max]. Checks
+ * without bounds are printed for information only.
+ */
+interface CheckSpec {
+  readonly label: string;
+  readonly metric: 'rps' | 'cpu';
+  readonly numerator: readonly [TargetId, WorkloadId];
+  readonly denominator: readonly [TargetId, WorkloadId];
+  readonly min?: number;
+  readonly max?: number;
+}
+
+/**
+ * Costs ("X costs at most k times Y") are compared by server CPU time per request: it does not
+ * include the load generator's own work, which shares the CPUs, and it varies less between runs
+ * than req/s does on a busy machine. The req/s ratios are printed next to them for information.
+ *
+ * "tools/list with 500 tools costs little more than with 10", as we measure it: a 500-tool list
+ * is ~56x the bytes of a 10-tool one, and on loopback with the load generator on the same cores
+ * moving those bytes dominates (the bare server that writes a precomputed body slows down just as
+ * much). So the check bounds the server CPU per 500-tool list against the bare server's, which
+ * pays only for the bytes: anything above it is per-tool work done per request.
+ */
+export const LIST_500_MAX_CPU_VS_BARE = 1.5;
+
+const CHECKS: readonly CheckSpec[] = [
+  { label: 'Fastify tools/call >= 4x MCP-Nest', metric: 'rps', numerator: ['mocapi-fastify', 'call'], denominator: ['mcp-nest', 'call'], min: 4 },
+  { label: 'Fastify tools/call >= 3x SDK', metric: 'rps', numerator: ['mocapi-fastify', 'call'], denominator: ['sdk', 'call'], min: 3 },
+  { label: 'Fastify tools/call >= 50% of bare node:http', metric: 'rps', numerator: ['mocapi-fastify', 'call'], denominator: ['bare', 'call'], min: 0.5 },
+  { label: 'Express tools/call >= 2x MCP-Nest', metric: 'rps', numerator: ['mocapi-express', 'call'], denominator: ['mcp-nest', 'call'], min: 2 },
+  { label: 'Fastify: a requestState retry costs <= 1.3x a tools/call (server CPU/req)', metric: 'cpu', numerator: ['mocapi-fastify', 'mrtr-retry'], denominator: ['mocapi-fastify', 'call'], max: 1.3 },
+  { label: 'Express: a requestState retry costs <= 1.3x a tools/call (server CPU/req)', metric: 'cpu', numerator: ['mocapi-express', 'mrtr-retry'], denominator: ['mocapi-express', 'call'], max: 1.3 },
+  { label: `Fastify: tools/list 500 server CPU/req <= ${LIST_500_MAX_CPU_VS_BARE}x bare node:http's`, metric: 'cpu', numerator: ['mocapi-fastify', 'list500'], denominator: ['bare', 'list500'], max: LIST_500_MAX_CPU_VS_BARE },
+  { label: `Express: tools/list 500 server CPU/req <= ${LIST_500_MAX_CPU_VS_BARE}x bare node:http's`, metric: 'cpu', numerator: ['mocapi-express', 'list500'], denominator: ['bare', 'list500'], max: LIST_500_MAX_CPU_VS_BARE },
+  { label: 'Fastify: a requestState retry vs a tools/call, cost by req/s', metric: 'rps', numerator: ['mocapi-fastify', 'call'], denominator: ['mocapi-fastify', 'mrtr-retry'] },
+  { label: 'Express: a requestState retry vs a tools/call, cost by req/s', metric: 'rps', numerator: ['mocapi-express', 'call'], denominator: ['mocapi-express', 'mrtr-retry'] },
+  { label: 'Fastify: tools/list 500 vs 10, cost by req/s', metric: 'rps', numerator: ['mocapi-fastify', 'list10'], denominator: ['mocapi-fastify', 'list500'] },
+  { label: 'Express: tools/list 500 vs 10, cost by req/s', metric: 'rps', numerator: ['mocapi-express', 'list10'], denominator: ['mocapi-express', 'list500'] },
+  { label: 'bare node:http: tools/list 500 vs 10, cost by req/s', metric: 'rps', numerator: ['bare', 'list10'], denominator: ['bare', 'list500'] },
+];
+
+export interface CheckOutcome {
+  readonly label: string;
+  readonly verdict: 'PASS' | 'FAIL' | 'n/a' | 'info';
+  readonly ratio?: number;
+}
+
+function cpuOf(cells: readonly Cell[], target: TargetId, workload: WorkloadId): number | undefined {
+  const cell = cells.find((c) => c.target === target && c.workload === workload);
+  return cell?.status === 'ok' && cell.serverCpuUsPerRequest !== undefined && cell.serverCpuUsPerRequest > 0
+    ? cell.serverCpuUsPerRequest
+    : undefined;
+}
+
+export function evaluateChecks(cells: readonly Cell[]): CheckOutcome[] {
+  return CHECKS.map((spec) => {
+    const read = spec.metric === 'rps' ? rpsOf : cpuOf;
+    const num = read(cells, ...spec.numerator);
+    const den = read(cells, ...spec.denominator);
+    if (num === undefined || den === undefined) return { label: spec.label, verdict: 'n/a' };
+    const ratio = num / den;
+    if (spec.min === undefined && spec.max === undefined) return { label: spec.label, verdict: 'info', ratio };
+    const pass = (spec.min === undefined || ratio >= spec.min) && (spec.max === undefined || ratio <= spec.max);
+    return { label: spec.label, verdict: pass ? 'PASS' : 'FAIL', ratio };
+  });
+}
+
+export function renderChecks(outcomes: readonly CheckOutcome[]): string {
+  return outcomes
+    .map((o) => `  [${o.verdict.padEnd(4)}] ${o.label}${o.ratio !== undefined ? `: ${o.ratio.toFixed(2)}x` : ''}`)
+    .join('\n');
+}

@@ -1,0 +1,406 @@
+/**
+ * `npm run bench`: starts each server on 127.0.0.1 in turn, checks its answer to every
+ * workload with a probe request, loads it with autocannon (warm-up, then measured), stops it,
+ * and prints one table with req/s, p50, p99 and the ratios to the baselines, the target
+ * checks, and the requestState micro-benchmark. Speed is reported, never asserted: the exit
+ * code only says whether every target answered correctly and without errors.
+ *
+ *   node dist/bench/run.js [--smoke] [--duration s] [--warmup s] [--connections n]
+ *                          [--only bare,sdk,...] [--workloads call,list10,...] [--rounds n]
+ *                          [--json out.json] [--markdown out.md] [--from-json saved.json] [--no-micro]
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { ChildServer } from './harness/child-server.js';
+import { describeEnvironment, renderEnvironment, type RunEnvironment } from './harness/environment.js';
+import { parseMessage, post } from './harness/http-client.js';
+import { measure, warmUp, type LoadSettings } from './harness/load.js';
+import { renderMicro, type MicroRow } from './harness/micro-report.js';
+import { aggregate, evaluateChecks, renderChecks, renderTable, type Measurement } from './harness/report.js';
+import { selectTargets, TARGETS, type Target } from './harness/targets.js';
+import { WORKLOADS, WORKLOAD_IDS, type Workload, type WorkloadId } from './harness/workloads.js';
+
+const USAGE = `usage: node dist/bench/run.js [options]
+  --smoke             1 s runs after a 0.5 s warm-up, short micro-benchmark (keeps the harness working)
+  --duration <s>      measured seconds per workload (default 8)
+  --warmup <s>        warm-up seconds per workload (default 2)
+  --connections <n>   concurrent connections (default 10)
+  --only <ids>        targets, comma-separated: ${TARGETS.map((t) => t.id).join(', ')}
+  --workloads <ids>   workloads, comma-separated: ${WORKLOAD_IDS.join(', ')}
+  --rounds <n>        repeat every target n times, report the median req/s (default 1)
+  --json <file>       also save the raw numbers as JSON
+  --markdown <file>   also write the report as Markdown (how bench/RESULTS.md is made)
+  --from-json <file>  do not measure: print (and --markdown) the run saved with --json
+  --no-micro          skip the requestState micro-benchmark`;
+
+interface Options {
+  readonly smoke: boolean;
+  readonly load: LoadSettings;
+  readonly targets: Target[];
+  readonly workloads: WorkloadId[];
+  readonly rounds: number;
+  readonly jsonPath?: string;
+  readonly markdownPath?: string;
+  readonly fromJson?: string;
+  readonly micro: boolean;
+}
+
+function positive(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number, got ${raw}`);
+  return value;
+}
+
+function list(raw: string | undefined): string[] | undefined {
+  return raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+function parseOptions(argv: readonly string[]): Options {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      smoke: { type: 'boolean', default: false },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      only: { type: 'string' },
+      workloads: { type: 'string' },
+      rounds: { type: 'string' },
+      json: { type: 'string' },
+      markdown: { type: 'string' },
+      'from-json': { type: 'string' },
+      'no-micro': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const smoke = values.smoke === true;
+  const workloads = (list(values.workloads) ?? [...WORKLOAD_IDS]) as WorkloadId[];
+  const unknown = workloads.filter((w) => !WORKLOAD_IDS.includes(w));
+  if (unknown.length > 0) throw new Error(`unknown workload(s) ${unknown.join(', ')}; known: ${WORKLOAD_IDS.join(', ')}`);
+  const rounds = positive('rounds', values.rounds, 1);
+  if (!Number.isInteger(rounds)) throw new Error('--rounds must be a whole number');
+  const connections = positive('connections', values.connections, 10);
+  if (!Number.isInteger(connections)) throw new Error('--connections must be a whole number');
+  return {
+    smoke,
+    load: {
+      connections,
+      durationSec: positive('duration', values.duration, smoke ? 1 : 8),
+      warmupSec: values.warmup === '0' ? 0 : positive('warmup', values.warmup, smoke ? 0.5 : 2),
+    },
+    targets: selectTargets(list(values.only)),
+    workloads,
+    rounds,
+    jsonPath: values.json,
+    markdownPath: values.markdown,
+    fromJson: values['from-json'],
+    micro: values['no-micro'] !== true,
+  };
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Parses an autocannon response body (JSON or SSE) for the smoke-mode per-response check. */
+function bodyVerifier(workload: Workload): (body: string) => boolean {
+  return (body) => {
+    try {
+      const contentType = body.trimStart().startsWith('{') ? 'application/json' : 'text/event-stream';
+      return workload.check(200, parseMessage(contentType, body)) === null;
+    } catch {
+      return false;
+    }
+  };
+}
+
+async function probe(url: string, workload: Workload, request: { headers: Record<string, string>; body: string }) {
+  const answer = await post(url, request.headers, request.body);
+  const problem = workload.check(answer.status, answer.message);
+  return { problem, bytes: answer.bytes, raw: answer.raw };
+}
+
+/** Runs the given workloads of one target against one server instance (one TOOLS value). */
+async function runInstance(
+  target: Target,
+  tools: number,
+  workloads: readonly Workload[],
+  options: Options,
+  round: number,
+): Promise<Measurement[]> {
+  const out: Measurement[] = [];
+  const fail = (workload: Workload, problem: string) => {
+    log(`  ${workload.label}: FAILED ${problem.split('\n')[0]}`);
+    out.push({ target: target.id, workload: workload.id, round, status: 'failed', problem });
+  };
+  let server: ChildServer;
+  try {
+    server = await ChildServer.start(target.script, target.env, tools);
+  } catch (error) {
+    const problem = `did not start: ${(error as Error).message}`;
+    log(`  TOOLS=${tools}: ${problem}`);
+    for (const workload of workloads) out.push({ target: target.id, workload: workload.id, round, status: 'failed', problem });
+    return out;
+  }
+  try {
+    for (const workload of workloads) {
+      try {
+        const request = await workload.prepare(server.url);
+        const before = await probe(server.url, workload, request);
+        if (before.problem) {
+          fail(workload, `probe: ${before.problem} (body: ${before.raw.slice(0, 300)})`);
+          continue;
+        }
+        // A fresh process also warms up module-level state and its heap: the first workload gets twice the warm-up.
+        const firstOnServer = workload === workloads[0];
+        await warmUp(server.url, request, firstOnServer ? { ...options.load, warmupSec: 2 * options.load.warmupSec } : options.load);
+        const cpuBefore = server.cpuSeconds();
+        const load = await measure(server.url, request, options.load, options.smoke ? bodyVerifier(workload) : undefined);
+        const cpuAfter = server.cpuSeconds();
+        const serverCpuUsPerRequest =
+          cpuBefore !== undefined && cpuAfter !== undefined && load.responses > 0
+            ? ((cpuAfter - cpuBefore) * 1e6) / load.responses
+            : undefined;
+        const after = await probe(server.url, workload, request);
+        if (after.problem) {
+          fail(workload, `probe after load: ${after.problem} (body: ${after.raw.slice(0, 300)})`);
+          continue;
+        }
+        const faults = load.non2xx + load.errors + load.timeouts + load.mismatches;
+        log(
+          load.responses === 0
+            ? `  ${workload.label}: no response completed in the measured ${options.load.durationSec} s`
+            : `  ${workload.label}: ${Math.round(load.rps).toLocaleString('en-US')} req/s, p50 ${load.latencyMs.p50.toFixed(2)} ms, ` +
+                `p99 ${load.latencyMs.p99.toFixed(2)} ms${faults > 0 ? `, ${faults} faulty responses` : ''}`,
+        );
+        out.push({
+          target: target.id,
+          workload: workload.id,
+          round,
+          status: 'ok',
+          responseBytes: before.bytes,
+          serverCpuUsPerRequest,
+          load,
+        });
+      } catch (error) {
+        fail(workload, (error as Error).message);
+      }
+      if (server.hasExited) {
+        const problem = `server exited during the run:\n${server.tail()}`;
+        for (const rest of workloads.slice(workloads.indexOf(workload) + 1)) fail(rest, problem);
+        break;
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  return out;
+}
+
+async function runTarget(target: Target, options: Options, round: number): Promise<Measurement[]> {
+  const out: Measurement[] = [];
+  const wanted = options.workloads.map((id) => WORKLOADS[id]);
+  for (const workload of wanted) {
+    if (!target.workloads.includes(workload.id)) {
+      out.push({ target: target.id, workload: workload.id, round, status: 'n/a' });
+    }
+  }
+  const served = wanted.filter((w) => target.workloads.includes(w.id));
+  const toolCounts = [...new Set(served.map((w) => w.tools))];
+  for (const tools of toolCounts) {
+    out.push(...(await runInstance(target, tools, served.filter((w) => w.tools === tools), options, round)));
+    await sleep(300);
+  }
+  return out;
+}
+
+function runMicroChild(smoke: boolean): Promise<MicroRow[]> {
+  const script = fileURLToPath(new URL('./request-state.micro.js', import.meta.url));
+  return new Promise((resolvePromise, reject) => {
+    execFile(
+      process.execPath,
+      [script, '--json', ...(smoke ? ['--smoke'] : [])],
+      { env: { ...process.env, NODE_ENV: 'production' }, maxBuffer: 1 << 20 },
+      (error, stdout, stderr) => {
+        if (error) {
+          reject(new Error(`${error.message}\n${stderr}`));
+          return;
+        }
+        try {
+          resolvePromise((JSON.parse(stdout) as { rows: MicroRow[] }).rows);
+        } catch {
+          reject(new Error(`micro-benchmark printed no JSON:\n${stdout}\n${stderr}`));
+        }
+      },
+    );
+  });
+}
+
+function writeOutput(file: string, text: string): void {
+  const path = resolve(file);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+function renderMarkdown(report: {
+  command: string;
+  environment: RunEnvironment;
+  loadAverageAtEnd: number;
+  settings: string;
+  table: string;
+  checks: string;
+  micro?: string;
+}): string {
+  const env = report.environment;
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Measured by \`node bench/out/build/bench/run.js ${report.command}\` (see bench/README.md).`,
+    '',
+    `- Date: ${env.date}`,
+    `- Machine: ${env.cpus} x ${env.cpuModel}, ${env.os}; the load generator shares these CPUs`,
+    `- Load average (1 min): ${env.loadAverage1m.toFixed(2)} at the start, ${report.loadAverageAtEnd.toFixed(2)} at the end`,
+    `- Node: ${env.node}`,
+    `- Commit: ${env.gitCommit}`,
+    `- Versions: ${Object.entries(env.versions).map(([name, version]) => `${name} ${version}`).join(', ')}`,
+    `- Load: ${report.settings}`,
+    '',
+    '## req/s and latency',
+    '',
+    report.table,
+    '',
+    '"vs X" = req/s of the row / req/s of X on the same workload. "srv CPU us/req" = server process CPU time',
+    '(user + system, all threads) during the measured run per response.',
+    '',
+    '## Target checks',
+    '',
+    '```text',
+    report.checks,
+    '```',
+  ];
+  if (report.micro) lines.push('', '## requestState seal + open (in-process, sequential)', '', '```text', report.micro, '```');
+  return `${lines.join('\n')}\n`;
+}
+
+interface RunRecord {
+  /** Arguments of the run that measured. */
+  readonly command: string;
+  readonly environment: RunEnvironment;
+  readonly loadAverageAtEnd: number;
+  readonly settings: string;
+  readonly smoke: boolean;
+  readonly measurements: Measurement[];
+  readonly micro?: MicroRow[];
+  readonly microProblem?: string;
+}
+
+async function collect(options: Options): Promise<RunRecord> {
+  const environment = describeEnvironment();
+  const settings = `${options.load.connections} connections, ${options.load.warmupSec} s warm-up, ${options.load.durationSec} s measured, ${options.rounds} round(s)${options.smoke ? ' (smoke)' : ''}`;
+  log(`${renderEnvironment(environment)}\nload        ${settings}\n`);
+  if (environment.loadAverage1m > environment.cpus / 2) {
+    log(
+      `warning: the 1-minute load average is ${environment.loadAverage1m.toFixed(2)} on ${environment.cpus} CPUs; ` +
+        'other processes compete with the servers and the load generator, so the numbers will be low and noisy.\n',
+    );
+  }
+
+  const measurements: Measurement[] = [];
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const target of options.targets) {
+      log(`[${target.id}]${options.rounds > 1 ? ` round ${round}/${options.rounds}` : ''} ${target.label}`);
+      measurements.push(...(await runTarget(target, options, round)));
+    }
+  }
+
+  let micro: MicroRow[] | undefined;
+  let microProblem: string | undefined;
+  if (options.micro) {
+    log('[micro] requestState seal + open');
+    try {
+      micro = await runMicroChild(options.smoke);
+    } catch (error) {
+      microProblem = (error as Error).message;
+      log(`  FAILED ${microProblem.split('\n')[0]}`);
+    }
+  }
+  const command = process.argv.slice(2).join(' ');
+  return { command, environment, loadAverageAtEnd: loadavg()[0] ?? 0, settings, smoke: options.smoke, measurements, micro, microProblem };
+}
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2));
+  // --from-json re-renders a saved run (e.g. to rewrite bench/RESULTS.md) without measuring again.
+  const record: RunRecord = options.fromJson
+    ? (JSON.parse(readFileSync(resolve(options.fromJson), 'utf8')) as RunRecord)
+    : await collect(options);
+  const { environment, settings, micro, microProblem } = record;
+
+  const cells = aggregate(record.measurements);
+  const checks = evaluateChecks(cells);
+  const lines = [
+    '',
+    renderEnvironment(environment),
+    `load        ${settings}`,
+    '',
+    renderTable(cells),
+    `(load avg (1 min) at the end: ${record.loadAverageAtEnd.toFixed(2)})`,
+    '',
+    'Ratios: "vs X" = req/s of the row / req/s of X on the same workload. Latencies are per request, in ms.',
+    '',
+    record.smoke ? 'Target checks (smoke run: informative only, never asserted):' : 'Target checks (this run):',
+    renderChecks(checks),
+  ];
+  if (micro) lines.push('', 'requestState seal + open (in-process, sequential):', renderMicro(micro));
+  if (microProblem) lines.push('', `requestState micro-benchmark FAILED: ${microProblem}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  if (options.markdownPath) {
+    const markdown = renderMarkdown({
+      command: record.command,
+      environment,
+      loadAverageAtEnd: record.loadAverageAtEnd,
+      settings,
+      table: renderTable(cells, true),
+      checks: renderChecks(checks),
+      micro: micro ? renderMicro(micro) : microProblem ? `FAILED: ${microProblem}` : undefined,
+    });
+    writeOutput(options.markdownPath, markdown);
+    log(`\nMarkdown report written to ${resolve(options.markdownPath)}`);
+  }
+
+  if (options.jsonPath) {
+    const document = { ...record, options: { ...options, targets: options.targets.map((t) => t.id) }, cells, checks };
+    writeOutput(options.jsonPath, `${JSON.stringify(document, null, 2)}\n`);
+    log(`\nraw numbers saved to ${resolve(options.jsonPath)}`);
+  }
+
+  const failed = cells.filter((c) => c.status === 'failed');
+  const faulty = cells.filter((c) => c.load && c.load.non2xx + c.load.errors + c.load.timeouts + c.load.mismatches > 0);
+  if (failed.length > 0 || faulty.length > 0 || microProblem) {
+    log(
+      `\n${failed.length} workload(s) failed, ${faulty.length} had faulty responses${microProblem ? ', the micro-benchmark failed' : ''}.`,
+    );
+    for (const cell of failed) log(`  ${cell.target} / ${cell.workload}: ${cell.problem}`);
+    return 1;
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exit(2);
+  },
+);
