@@ -58,7 +58,9 @@ export function createExchange(id: JsonRpcId, method: string, params: Record<str
     logLevel: typeof logLevel === 'string' && LOG_LEVELS.has(logLevel) ? (logLevel as LoggingLevel) : undefined,
     progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
     transport: inbound.transport,
-    signal: inbound.signal,
+    get signal() {
+      return inbound.signal;
+    },
     notify: inbound.notify,
   });
 }

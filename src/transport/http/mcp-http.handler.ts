@@ -76,13 +76,11 @@ export class McpHttpHandler {
       } catch (error) {
         return this.writeBodyError(writer, error);
       }
-      const abort = new AbortController();
-      res.once('close', () => {
-        if (!res.writableFinished) abort.abort(new Error('The client closed the connection'));
-      });
       const inbound: McpInbound = {
         transport: { kind: 'http', request: req },
-        signal: abort.signal,
+        get signal() {
+          return disconnectSignal(res);
+        },
         notify: (notification) => writer.notify(notification),
         verifyHeaders: (method, params, version) => verifyRequestHeaders(headers, method, params, version),
         verifyToolHeaders: (headerParams, args) => verifyParamHeaders(headers, headerParams, args),
@@ -121,6 +119,27 @@ export class McpHttpHandler {
     }
     throw error;
   }
+}
+
+const signals = new WeakMap<ServerResponse, AbortSignal>();
+
+/**
+ * Aborted when the client goes away before the answer was written. Made on first use: most calls
+ * finish without anyone asking, and an AbortController plus a listener per request is not free.
+ */
+function disconnectSignal(res: ServerResponse): AbortSignal {
+  let signal = signals.get(res);
+  if (!signal) {
+    const abort = new AbortController();
+    signal = abort.signal;
+    signals.set(res, signal);
+    const onClose = () => {
+      if (!res.writableFinished) abort.abort(new Error('The client closed the connection'));
+    };
+    if (res.destroyed) onClose();
+    else res.once('close', onClose);
+  }
+  return signal;
 }
 
 /** Answers a request refused before dispatch with a JSON-RPC error body (-32600) and an HTTP status. */

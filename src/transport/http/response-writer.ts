@@ -36,7 +36,7 @@ export class ResponseWriter {
     if (this.streaming) {
       this.res.end(`event: message\ndata: ${json}\n\n`);
     } else {
-      this.res.writeHead(status, headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS);
+      this.res.writeHead(status, { ...JSON_HEADERS, 'content-length': Buffer.byteLength(json), ...headers });
       this.res.end(json);
     }
   }
@@ -52,8 +52,9 @@ export class ResponseWriter {
       this.res.writeHead(status, headers);
       this.res.end();
     } else {
-      this.res.writeHead(status, { ...JSON_HEADERS, ...headers });
-      this.res.end(JSON.stringify(body));
+      const json = JSON.stringify(body);
+      this.res.writeHead(status, { ...JSON_HEADERS, 'content-length': Buffer.byteLength(json), ...headers });
+      this.res.end(json);
     }
   }
 }
