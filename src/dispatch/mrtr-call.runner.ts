@@ -42,14 +42,16 @@ export class MrtrCallRunner {
   async invoke(session: ReplaySession, exchange: McpExchange, handler: () => Promise<unknown>): Promise<unknown> {
     try {
       let value: unknown;
+      let signalled = false;
       try {
         value = await exchangeStorage.run(exchange, () => this.mrtr.run(session, handler));
       } catch (error) {
-        if (!isInputRequired(error) && !session.lastInputRequired) throw error;
+        signalled = isInputRequired(error);
+        if (!signalled && !session.lastInputRequired) throw error;
       }
       const round = this.mrtr.pendingRound(session);
       if (!round) return value;
-      if (value !== round) {
+      if (!signalled && value !== round) {
         this.logger.warn(
           `${exchange.method} ${String(exchange.params['name'] ?? exchange.params['uri'])}: the input request was intercepted on its way out ` +
             '(a catch block, an interceptor or an exception filter) and the round was answered anyway. ' +
