@@ -19,6 +19,7 @@ import { McpRegistrar } from './discovery/mcp-registrar.js';
 import { McpResourceFactory } from './discovery/mcp-resource.factory.js';
 import { McpResourceRegistry } from './discovery/mcp-resource.registry.js';
 import { McpResourceUpdates } from './discovery/mcp-resource-updates.js';
+import { ListPager } from './dispatch/list-pager.js';
 import { ResultStamp } from './dispatch/result-stamp.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpHandlerFactory } from './discovery/mcp-handler.factory.js';
@@ -87,6 +88,7 @@ const methodGroups: Provider[] = [
     ...seams,
     ...methodGroups,
     ResultStamp,
+    ListPager,
     MrtrEngine,
     MrtrCallRunner,
     ElicitationContext,

@@ -1,18 +1,13 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { McpPromptRegistry } from '../../discovery/mcp-prompt.registry.js';
-import { paginate } from '../../discovery/paginate.js';
-import type { RegisteredPrompt } from '../../discovery/registered-prompt.js';
-import { MCP_OPTIONS } from '../../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../../mcp.options.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import type { McpExchange } from '../../protocol/mcp-exchange.js';
 import { McpMethod } from '../../protocol/mcp-methods.js';
 import type { ServerCapabilities } from '../../protocol/wire-types.js';
-import { AllowAllAccessPolicy } from '../allow-all.access-policy.js';
-import { McpAccessPolicy, type McpAccessTarget } from '../mcp-access-policy.js';
 import type { McpMethodGroup, MethodHandler } from '../method-handler.js';
 import { MrtrCallRunner } from '../mrtr-call.runner.js';
 import { toGetPromptResult } from '../prompt-result.normalizer.js';
+import { ListPager } from '../list-pager.js';
 import { ResultStamp } from '../result-stamp.js';
 import { isInputRequiredResult } from '../tool-result.normalizer.js';
 
@@ -22,9 +17,8 @@ export class PromptsMethods implements McpMethodGroup {
   constructor(
     private readonly prompts: McpPromptRegistry,
     private readonly calls: MrtrCallRunner,
-    private readonly access: McpAccessPolicy,
+    private readonly lists: ListPager,
     private readonly stamp: ResultStamp,
-    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
 
   enabled(): boolean {
@@ -41,12 +35,7 @@ export class PromptsMethods implements McpMethodGroup {
   };
 
   private list(exchange: McpExchange): Record<string, unknown> {
-    const all =
-      this.access instanceof AllowAllAccessPolicy
-        ? this.prompts.definitions()
-        : this.prompts.values().filter((p) => this.access.isVisible(exchange, accessTarget(p))).map((p) => p.definition);
-    const page = paginate(all, exchange.params['cursor'], this.options.pageSize);
-    return this.stamp.cacheable(page.nextCursor ? { prompts: page.items, nextCursor: page.nextCursor } : { prompts: page.items });
+    return this.lists.page(exchange, 'prompts', 'prompt', this.prompts.values(), this.prompts.definitions());
   }
 
   private async get(exchange: McpExchange): Promise<Record<string, unknown>> {
@@ -55,7 +44,7 @@ export class PromptsMethods implements McpMethodGroup {
     if (typeof name !== 'string') throw McpError.invalidParams('params.name must be a string');
     const prompt = this.prompts.get(name);
     if (!prompt) throw McpError.invalidParams(`Unknown prompt: ${name}`, { name });
-    this.access.assertAllowed(exchange, accessTarget(prompt));
+    this.lists.assertAllowed(exchange, 'prompt', prompt);
     const args = params['arguments'] ?? {};
     if (typeof args !== 'object' || args === null || Array.isArray(args) || Object.values(args).some((v) => typeof v !== 'string')) {
       throw McpError.invalidParams('params.arguments must be an object of strings');
@@ -72,6 +61,3 @@ export class PromptsMethods implements McpMethodGroup {
   }
 }
 
-function accessTarget(prompt: RegisteredPrompt): McpAccessTarget {
-  return { kind: 'prompt', name: prompt.name, handlerClass: prompt.handler.handlerClass, handlerName: prompt.handler.handlerName };
-}

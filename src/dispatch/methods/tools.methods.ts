@@ -1,5 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { McpAccessPolicy } from '../mcp-access-policy.js';
+import { Injectable } from '@nestjs/common';
 import { McpToolRegistry } from '../../discovery/mcp-tool.registry.js';
 import { MrtrCallRunner } from '../mrtr-call.runner.js';
 import { McpError } from '../../protocol/mcp.error.js';
@@ -8,14 +7,9 @@ import { McpMethod } from '../../protocol/mcp-methods.js';
 import type { ServerCapabilities } from '../../protocol/wire-types.js';
 import type { McpInbound } from '../mcp-inbound.js';
 import type { McpMethodGroup, MethodHandler } from '../method-handler.js';
-import { paginate } from '../../discovery/paginate.js';
+import { ListPager } from '../list-pager.js';
 import { ResultStamp } from '../result-stamp.js';
 import { isInputRequiredResult, toCallToolResult, toolErrorResult } from '../tool-result.normalizer.js';
-import { MCP_OPTIONS } from '../../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../../mcp.options.js';
-import { AllowAllAccessPolicy } from '../allow-all.access-policy.js';
-import type { RegisteredTool } from '../../discovery/registered-tool.js';
-import type { McpAccessTarget } from '../mcp-access-policy.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -26,9 +20,8 @@ export class ToolsMethods implements McpMethodGroup {
   constructor(
     private readonly tools: McpToolRegistry,
     private readonly calls: MrtrCallRunner,
-    private readonly access: McpAccessPolicy,
+    private readonly lists: ListPager,
     private readonly stamp: ResultStamp,
-    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
 
   enabled(): boolean {
@@ -45,12 +38,7 @@ export class ToolsMethods implements McpMethodGroup {
   };
 
   private listTools(exchange: McpExchange): Record<string, unknown> {
-    const all =
-      this.access instanceof AllowAllAccessPolicy
-        ? this.tools.definitions()
-        : this.tools.values().filter((tool) => this.access.isVisible(exchange, accessTarget(tool))).map((tool) => tool.definition);
-    const page = paginate(all, exchange.params['cursor'], this.options.pageSize);
-    return this.stamp.cacheable(page.nextCursor ? { tools: page.items, nextCursor: page.nextCursor } : { tools: page.items });
+    return this.lists.page(exchange, 'tools', 'tool', this.tools.values(), this.tools.definitions());
   }
 
   private async callTool(exchange: McpExchange, inbound: McpInbound): Promise<Record<string, unknown>> {
@@ -59,7 +47,7 @@ export class ToolsMethods implements McpMethodGroup {
     if (typeof name !== 'string') throw McpError.invalidParams('params.name must be a string');
     const tool = this.tools.get(name);
     if (!tool) throw McpError.invalidParams(`Unknown tool: ${name}`, { name });
-    this.access.assertAllowed(exchange, accessTarget(tool));
+    this.lists.assertAllowed(exchange, 'tool', tool);
     const args = params['arguments'] ?? {};
     if (!isObject(args)) throw McpError.invalidParams('params.arguments must be an object');
     if (tool.headerParams.length > 0) inbound.verifyToolHeaders?.(tool.headerParams, args);
@@ -84,6 +72,3 @@ export class ToolsMethods implements McpMethodGroup {
   }
 }
 
-function accessTarget(tool: RegisteredTool): McpAccessTarget {
-  return { kind: 'tool', name: tool.name, handlerClass: tool.handler.handlerClass, handlerName: tool.handler.handlerName };
-}

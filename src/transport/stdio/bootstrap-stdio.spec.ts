@@ -109,14 +109,16 @@ describe('bootstrapStdio', () => {
   });
 
   it('redirects console output to stderr while it runs when asked to', async () => {
+    const original = console.log;
     const input = new PassThrough();
     const server = await bootstrapStdio(BootModule, { input, output: new PassThrough(), handleSignals: false, redirectConsole: true });
     console.log('stray print');
+    expect(console.log).not.toBe(original);
     input.end();
     await server.closed;
-    console.log('after close');
+    expect(console.log).toBe(original);
     expect(stderrWrites.join('')).toContain('stray print');
-    expect(stdoutWrites.join('')).toContain('after close');
+    expect(stdoutWrites.join('')).not.toContain('stray print');
   });
 
   it('installs and removes its SIGTERM/SIGINT handlers', async () => {

@@ -80,12 +80,11 @@ export async function bootstrapStdio(module: Type<unknown> | DynamicModule, opti
     throw error;
   }
 
-  let connection: McpStdioConnection;
   let mcpOptions: ResolvedMcpOptions;
+  let dispatcher: McpDispatcher;
   try {
     mcpOptions = app.get<ResolvedMcpOptions>(MCP_OPTIONS, { strict: false });
-    const transport = new McpStdioTransport(mcpOptions, app.get(McpDispatcher, { strict: false }));
-    connection = transport.listen({ input: options.input, output });
+    dispatcher = app.get(McpDispatcher, { strict: false });
   } catch (error) {
     await app.close();
     restoreConsole();
@@ -93,6 +92,7 @@ export async function bootstrapStdio(module: Type<unknown> | DynamicModule, opti
       cause: error,
     });
   }
+  const connection = new McpStdioTransport(mcpOptions, dispatcher).listen({ input: options.input, output });
   const logger = new Logger('McpStdio');
   logger.log(`MCP server "${mcpOptions.name}" ${mcpOptions.version} listening on stdio`);
 

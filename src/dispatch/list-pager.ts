@@ -1,0 +1,49 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { McpHandler } from '../discovery/mcp-handler.js';
+import { paginate } from '../discovery/paginate.js';
+import { MCP_OPTIONS } from '../mcp.module-definition.js';
+import type { ResolvedMcpOptions } from '../mcp.options.js';
+import type { McpExchange } from '../protocol/mcp-exchange.js';
+import { AllowAllAccessPolicy } from './allow-all.access-policy.js';
+import { McpAccessPolicy, type McpAccessTarget } from './mcp-access-policy.js';
+import { ResultStamp } from './result-stamp.js';
+
+/** A registered tool, prompt, resource or template, as lists and access checks see it. */
+export interface Listed<D> {
+  readonly name: string;
+  readonly handler: McpHandler;
+  readonly definition: D;
+}
+
+/**
+ * Answers the list methods and the access checks of the methods that use a listed entry: what the
+ * caller may see, one page of it, stamped cacheable. With the default policy (everyone sees
+ * everything) the registry's cached definitions go out as they are.
+ */
+@Injectable()
+export class ListPager {
+  constructor(
+    private readonly access: McpAccessPolicy,
+    private readonly stamp: ResultStamp,
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+  ) {}
+
+  /** `key` is the result field (`tools`, `prompts`, ...); `cached` the registry's ready definitions. */
+  page<D>(exchange: McpExchange, key: string, kind: McpAccessTarget['kind'], entries: readonly Listed<D>[], cached?: readonly D[]): Record<string, unknown> {
+    const definitions =
+      this.access instanceof AllowAllAccessPolicy
+        ? (cached ?? entries.map((entry) => entry.definition))
+        : entries.filter((entry) => this.access.isVisible(exchange, target(kind, entry))).map((entry) => entry.definition);
+    const page = paginate(definitions, exchange.params['cursor'], this.options.pageSize);
+    return this.stamp.cacheable(page.nextCursor ? { [key]: page.items, nextCursor: page.nextCursor } : { [key]: page.items });
+  }
+
+  /** Throws whatever the access policy throws when the caller may not use `entry`. */
+  assertAllowed(exchange: McpExchange, kind: McpAccessTarget['kind'], entry: Listed<unknown>): void {
+    this.access.assertAllowed(exchange, target(kind, entry));
+  }
+}
+
+function target(kind: McpAccessTarget['kind'], entry: Listed<unknown>): McpAccessTarget {
+  return { kind, name: entry.name, handlerClass: entry.handler.handlerClass, handlerName: entry.handler.handlerName };
+}
