@@ -33,8 +33,16 @@ export * from './mrtr/exceptions/index.js';
 export { InputRequiredInterceptor } from './mrtr/input-required.interceptor.js';
 
 export { McpHttpAuthenticator } from './transport/http/mcp-http-authenticator.js';
-export { bootstrapStdio, type BootstrapStdioOptions, type McpStdioServer } from './transport/stdio/index.js';
-export { McpStdioTransport, type McpStdioStreams } from './transport/stdio/index.js';
+export {
+  bootstrapStdio,
+  McpStdioTransport,
+  McpStdioConnection,
+  McpStderrLogger,
+  type BootstrapStdioOptions,
+  type McpStdioServer,
+  type McpStdioStreams,
+  type McpStdioConnectionOptions,
+} from './transport/stdio/index.js';
 
 export { McpError } from './protocol/mcp.error.js';
 export { McpErrorCode } from './protocol/mcp-error-codes.js';
