@@ -1,17 +1,9 @@
-import { IsEmail, IsInt, IsISO8601, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsEmail, IsString, MaxLength } from 'class-validator';
 import { McpProperty } from '../../../src/index.js';
+import { FindTablesDto } from './find-tables.dto.js';
 
-export class BookTableDto {
-  @McpProperty({ description: 'Day of the booking, YYYY-MM-DD' })
-  @IsISO8601({ strict: true })
-  date!: string;
-
-  @McpProperty({ description: 'Number of guests' })
-  @IsInt()
-  @Min(1)
-  @Max(12)
-  partySize!: number;
-
+/** What a booking needs: the search (day and party size) plus who it is for. */
+export class BookTableDto extends FindTablesDto {
   @McpProperty({ description: 'Name the table is booked under' })
   @IsString()
   @MaxLength(80)
