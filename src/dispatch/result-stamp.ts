@@ -5,6 +5,8 @@ import { META_SERVER_INFO } from '../protocol/meta-keys.js';
 import type { Implementation } from '../protocol/wire-types.js';
 
 type Result = Record<string, unknown>;
+/** Any result shape (CallToolResult, GetPromptResult, ...): stamping copies it into a plain record. */
+type AnyResult = object;
 
 /**
  * Stamps what every 2026-07-28 result carries: `resultType`, serverInfo in `_meta`, and on
@@ -25,26 +27,26 @@ export class ResultStamp {
     this.meta = Object.freeze({ [META_SERVER_INFO]: this.serverInfo });
   }
 
-  complete(result: Result): Result {
+  complete(result: AnyResult): Result {
     return { ...result, resultType: 'complete', _meta: this.metaOf(result) };
   }
 
-  cacheable(result: Result): Result {
+  cacheable(result: AnyResult): Result {
     return { ...result, resultType: 'complete', ttlMs: this.options.cache.ttlMs, cacheScope: this.options.cache.scope, _meta: this.metaOf(result) };
   }
 
   /** A cacheable kind of result that must not be cached this time (a retry): ttl 0, private. */
-  uncacheable(result: Result): Result {
+  uncacheable(result: AnyResult): Result {
     return { ...result, resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: this.metaOf(result) };
   }
 
   /** Input-required results keep their own `resultType` and are never cacheable. */
-  stamp(result: Result): Result {
-    return result['resultType'] === 'input_required' ? { ...result, _meta: this.metaOf(result) } : this.complete(result);
+  stamp(result: AnyResult): Result {
+    return (result as Result)['resultType'] === 'input_required' ? { ...result, _meta: this.metaOf(result) } : this.complete(result);
   }
 
-  private metaOf(result: Result): Record<string, unknown> {
-    const own = result['_meta'] as Record<string, unknown> | undefined;
+  private metaOf(result: AnyResult): Record<string, unknown> {
+    const own = (result as Result)['_meta'] as Record<string, unknown> | undefined;
     return own ? { ...own, ...this.meta } : this.meta;
   }
 }

@@ -57,7 +57,7 @@ export class PromptsMethods implements McpMethodGroup {
       input = validation.value;
     }
     const value = await this.calls.invoke(session, exchange, () => prompt.handler.invoke(input, exchange));
-    return this.stamp.stamp(isInputRequiredResult(value) ? { ...value } : { ...toGetPromptResult(value) });
+    return this.stamp.stamp(isInputRequiredResult(value) ? value : toGetPromptResult(value));
   }
 }
 

@@ -46,8 +46,8 @@ export class ResourcesMethods implements McpMethodGroup {
     this.lists.assertAllowed(exchange, 'resource', entry);
     const session = this.calls.begin(exchange, uri, {});
     const value = await this.calls.invoke(session, exchange, () => entry.handler.invoke({ ...variables, uri }, exchange));
-    if (isInputRequiredResult(value)) return this.stamp.stamp({ ...value });
-    const result = { ...toReadResourceResult(value, uri, entry.definition.mimeType) };
+    if (isInputRequiredResult(value)) return this.stamp.stamp(value);
+    const result = toReadResourceResult(value, uri, entry.definition.mimeType);
     const isRetry = params['requestState'] !== undefined || params['inputResponses'] !== undefined;
     return isRetry ? this.stamp.uncacheable(result) : this.stamp.cacheable(result);
   }

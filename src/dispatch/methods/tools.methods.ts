@@ -57,17 +57,17 @@ export class ToolsMethods implements McpMethodGroup {
     if (tool.validate) {
       const validation = tool.validate(args);
       if (!validation.ok) {
-        return this.stamp.complete({ ...toolErrorResult(`Invalid arguments for tool ${name}:\n- ${validation.violations.join('\n- ')}`) });
+        return this.stamp.complete(toolErrorResult(`Invalid arguments for tool ${name}:\n- ${validation.violations.join('\n- ')}`));
       }
       input = validation.value;
     }
     try {
       const value = await this.calls.invoke(session, exchange, () => tool.handler.invoke(input, exchange));
-      return this.stamp.stamp(isInputRequiredResult(value) ? { ...value } : { ...toCallToolResult(value) });
+      return this.stamp.stamp(isInputRequiredResult(value) ? value : toCallToolResult(value));
     } catch (error) {
       if (error instanceof McpError) throw error;
       const message = error instanceof Error ? error.message : String(error);
-      return this.stamp.complete({ ...toolErrorResult(message || 'Tool failed') });
+      return this.stamp.complete(toolErrorResult(message || 'Tool failed'));
     }
   }
 }
