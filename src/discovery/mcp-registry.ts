@@ -3,6 +3,8 @@ export interface Registered {
   readonly name: string;
   /** e.g. `OrdersTools.placeOrder`, used to name both sides of a duplicate. */
   readonly source: string;
+  /** What list results advertise for it (tool, prompt, resource or template definition). */
+  readonly definition: object;
 }
 
 export type RegistryListener = () => void;
@@ -15,6 +17,7 @@ export type RegistryListener = () => void;
 export class McpRegistry<T extends Registered> {
   private readonly entries = new Map<string, T>();
   private snapshot: readonly T[] | undefined;
+  private definitionSnapshot: readonly T['definition'][] | undefined;
   private readonly listeners = new Set<RegistryListener>();
 
   constructor(private readonly kind: string) {}
@@ -46,13 +49,19 @@ export class McpRegistry<T extends Registered> {
     return (this.snapshot ??= Object.freeze([...this.entries.values()]));
   }
 
+  /** The advertised definitions, computed once per change. */
+  definitions(): readonly T['definition'][] {
+    return (this.definitionSnapshot ??= Object.freeze(this.values().map((entry) => entry.definition)));
+  }
+
   onChange(listener: RegistryListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  protected changed(): void {
+  private changed(): void {
     this.snapshot = undefined;
+    this.definitionSnapshot = undefined;
     for (const listener of this.listeners) listener();
   }
 }

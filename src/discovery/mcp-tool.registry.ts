@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { ToolDefinition } from '../protocol/wire-types.js';
 import { McpRegistry } from './mcp-registry.js';
 import type { RegisteredTool } from './registered-tool.js';
 
@@ -11,19 +10,7 @@ import type { RegisteredTool } from './registered-tool.js';
  */
 @Injectable()
 export class McpToolRegistry extends McpRegistry<RegisteredTool> {
-  private definitionSnapshot: readonly ToolDefinition[] | undefined;
-
   constructor() {
     super('tool');
-  }
-
-  /** The advertised definitions, computed once per change. */
-  definitions(): readonly ToolDefinition[] {
-    return (this.definitionSnapshot ??= Object.freeze(this.values().map((tool) => tool.definition)));
-  }
-
-  protected override changed(): void {
-    this.definitionSnapshot = undefined;
-    super.changed();
   }
 }

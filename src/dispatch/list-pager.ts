@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { McpHandler } from '../discovery/mcp-handler.js';
+import type { McpRegistry, Registered } from '../discovery/mcp-registry.js';
 import { paginate } from '../discovery/paginate.js';
 import { MCP_OPTIONS } from '../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../mcp.options.js';
@@ -9,10 +10,8 @@ import { McpAccessPolicy, type McpAccessTarget } from './mcp-access-policy.js';
 import { ResultStamp } from './result-stamp.js';
 
 /** A registered tool, prompt, resource or template, as lists and access checks see it. */
-export interface Listed<D> {
-  readonly name: string;
+export interface Listed extends Registered {
   readonly handler: McpHandler;
-  readonly definition: D;
 }
 
 /**
@@ -28,22 +27,22 @@ export class ListPager {
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
 
-  /** `key` is the result field (`tools`, `prompts`, ...); `cached` the registry's ready definitions. */
-  page<D>(exchange: McpExchange, key: string, kind: McpAccessTarget['kind'], entries: readonly Listed<D>[], cached?: readonly D[]): Record<string, unknown> {
+  /** `key` is the result field (`tools`, `prompts`, `resources`, `resourceTemplates`). */
+  page(exchange: McpExchange, key: string, kind: McpAccessTarget['kind'], registry: McpRegistry<Listed>): Record<string, unknown> {
     const definitions =
       this.access instanceof AllowAllAccessPolicy
-        ? (cached ?? entries.map((entry) => entry.definition))
-        : entries.filter((entry) => this.access.isVisible(exchange, target(kind, entry))).map((entry) => entry.definition);
+        ? registry.definitions()
+        : registry.values().filter((entry) => this.access.isVisible(exchange, target(kind, entry))).map((entry) => entry.definition);
     const page = paginate(definitions, exchange.params['cursor'], this.options.pageSize);
     return this.stamp.cacheable(page.nextCursor ? { [key]: page.items, nextCursor: page.nextCursor } : { [key]: page.items });
   }
 
   /** Throws whatever the access policy throws when the caller may not use `entry`. */
-  assertAllowed(exchange: McpExchange, kind: McpAccessTarget['kind'], entry: Listed<unknown>): void {
+  assertAllowed(exchange: McpExchange, kind: McpAccessTarget['kind'], entry: Listed): void {
     this.access.assertAllowed(exchange, target(kind, entry));
   }
 }
 
-function target(kind: McpAccessTarget['kind'], entry: Listed<unknown>): McpAccessTarget {
+function target(kind: McpAccessTarget['kind'], entry: Listed): McpAccessTarget {
   return { kind, name: entry.name, handlerClass: entry.handler.handlerClass, handlerName: entry.handler.handlerName };
 }

@@ -35,7 +35,7 @@ export class PromptsMethods implements McpMethodGroup {
   };
 
   private list(exchange: McpExchange): Record<string, unknown> {
-    return this.lists.page(exchange, 'prompts', 'prompt', this.prompts.values(), this.prompts.definitions());
+    return this.lists.page(exchange, 'prompts', 'prompt', this.prompts);
   }
 
   private async get(exchange: McpExchange): Promise<Record<string, unknown>> {

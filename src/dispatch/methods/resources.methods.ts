@@ -30,9 +30,9 @@ export class ResourcesMethods implements McpMethodGroup {
   }
 
   readonly methods: Record<string, MethodHandler> = {
-    [McpMethod.ResourcesList]: (exchange) => this.lists.page(exchange, 'resources', 'resource', this.registry.resources.values()),
+    [McpMethod.ResourcesList]: (exchange) => this.lists.page(exchange, 'resources', 'resource', this.registry.resources),
     [McpMethod.ResourcesTemplatesList]: (exchange) =>
-      this.lists.page(exchange, 'resourceTemplates', 'resource', this.registry.templates.values()),
+      this.lists.page(exchange, 'resourceTemplates', 'resource', this.registry.templates),
     [McpMethod.ResourcesRead]: (exchange) => this.read(exchange),
   };
 

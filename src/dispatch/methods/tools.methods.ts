@@ -38,7 +38,7 @@ export class ToolsMethods implements McpMethodGroup {
   };
 
   private listTools(exchange: McpExchange): Record<string, unknown> {
-    return this.lists.page(exchange, 'tools', 'tool', this.tools.values(), this.tools.definitions());
+    return this.lists.page(exchange, 'tools', 'tool', this.tools);
   }
 
   private async callTool(exchange: McpExchange, inbound: McpInbound): Promise<Record<string, unknown>> {
