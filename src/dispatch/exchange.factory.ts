@@ -12,11 +12,10 @@ import {
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../protocol/wire-types.js';
 import type { McpInbound } from './mcp-inbound.js';
+import { isJsonObject } from '../protocol/is-json-object.js';
 
 const LOG_LEVELS: ReadonlySet<string> = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Reads the per-request `_meta` envelope (SEP-2575) into an immutable exchange. Missing protocol
@@ -25,7 +24,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  */
 export function createExchange(id: JsonRpcId, method: string, params: Record<string, unknown>, inbound: McpInbound): McpExchange {
   const meta = params['_meta'];
-  if (!isObject(meta)) {
+  if (!isJsonObject(meta)) {
     throw McpError.invalidParams(`params._meta is required and must carry "${META_PROTOCOL_VERSION}" and "${META_CLIENT_CAPABILITIES}"`, undefined, 400);
   }
   const protocolVersion = meta[META_PROTOCOL_VERSION];
@@ -33,7 +32,7 @@ export function createExchange(id: JsonRpcId, method: string, params: Record<str
     throw McpError.invalidParams(`params._meta["${META_PROTOCOL_VERSION}"] is required`, undefined, 400);
   }
   const clientCapabilities = meta[META_CLIENT_CAPABILITIES];
-  if (!isObject(clientCapabilities)) {
+  if (!isJsonObject(clientCapabilities)) {
     throw McpError.invalidParams(`params._meta["${META_CLIENT_CAPABILITIES}"] is required (use {} for none)`, undefined, 400);
   }
   inbound.verifyHeaders?.(method, params, protocolVersion);
@@ -54,7 +53,7 @@ export function createExchange(id: JsonRpcId, method: string, params: Record<str
     params,
     protocolVersion,
     clientCapabilities: clientCapabilities as ClientCapabilities,
-    clientInfo: isObject(clientInfo) ? (clientInfo as Implementation) : undefined,
+    clientInfo: isJsonObject(clientInfo) ? (clientInfo as Implementation) : undefined,
     logLevel: typeof logLevel === 'string' && LOG_LEVELS.has(logLevel) ? (logLevel as LoggingLevel) : undefined,
     progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
     transport: inbound.transport,

@@ -7,6 +7,7 @@ import { createExchange } from './exchange.factory.js';
 import type { McpInbound } from './mcp-inbound.js';
 import { MCP_METHOD_GROUPS, type McpMethodGroup, type MethodHandler } from './method-handler.js';
 import { DiscoverMethods } from './methods/discover.methods.js';
+import { isJsonObject } from '../protocol/is-json-object.js';
 
 /** A response and the HTTP status it travels with (stdio ignores the status). */
 export interface DispatchOutcome {
@@ -19,8 +20,6 @@ interface MethodEntry {
   readonly handler: MethodHandler;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Answers one JSON-RPC message, whatever the transport: validates its shape, finds the method
@@ -41,7 +40,7 @@ export class McpDispatcher {
   /** Resolves to undefined for a notification, which gets no response. */
   async dispatch(message: unknown, inbound: McpInbound): Promise<DispatchOutcome | undefined> {
     if (Array.isArray(message)) return failure(null, McpError.invalidRequest('Batch requests are not supported'));
-    if (!isObject(message) || message['jsonrpc'] !== '2.0') {
+    if (!isJsonObject(message) || message['jsonrpc'] !== '2.0') {
       return failure(idOf(message), McpError.invalidRequest('Not a JSON-RPC 2.0 request'));
     }
     const method = message['method'];
@@ -53,7 +52,7 @@ export class McpDispatcher {
     if (!isJsonRpcId(id)) return failure(null, McpError.invalidRequest('The request id must be a string or a number'));
     if (typeof method !== 'string') return failure(id, McpError.invalidRequest('The request has no method'));
     const params = message['params'] ?? {};
-    if (!isObject(params)) return failure(id, McpError.invalidRequest('params must be an object'));
+    if (!isJsonObject(params)) return failure(id, McpError.invalidRequest('params must be an object'));
 
     try {
       const entry = this.methods.get(method);
@@ -71,7 +70,7 @@ export class McpDispatcher {
 }
 
 function idOf(message: unknown): JsonRpcId | null {
-  return isObject(message) && isJsonRpcId(message['id']) ? message['id'] : null;
+  return isJsonObject(message) && isJsonRpcId(message['id']) ? message['id'] : null;
 }
 
 /** Builds the error response; only McpError's own code, message and data ever reach the wire. */

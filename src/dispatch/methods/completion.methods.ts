@@ -8,11 +8,10 @@ import { McpMethod } from '../../protocol/mcp-methods.js';
 import type { ServerCapabilities } from '../../protocol/wire-types.js';
 import type { McpMethodGroup, MethodHandler } from '../method-handler.js';
 import { ResultStamp } from '../result-stamp.js';
+import { isJsonObject } from '../../protocol/is-json-object.js';
 
 const MAX_VALUES = 100;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** completion/complete for prompt arguments and resource-template variables. */
 @Injectable()
@@ -37,11 +36,11 @@ export class CompletionMethods implements McpMethodGroup {
 
   private async complete(exchange: McpExchange): Promise<Record<string, unknown>> {
     const { ref, argument, context } = exchange.params;
-    if (!isObject(ref) || !isObject(argument) || typeof argument['name'] !== 'string' || typeof argument['value'] !== 'string') {
+    if (!isJsonObject(ref) || !isJsonObject(argument) || typeof argument['name'] !== 'string' || typeof argument['value'] !== 'string') {
       throw McpError.invalidParams('completion/complete needs ref and argument { name, value }');
     }
     const completer = this.completerFor(ref, argument['name']);
-    const contextArguments = isObject(context) && isObject(context['arguments']) ? (context['arguments'] as Record<string, string>) : {};
+    const contextArguments = isJsonObject(context) && isJsonObject(context['arguments']) ? (context['arguments'] as Record<string, string>) : {};
     const candidates = completer ? await completer(argument['value'], { arguments: contextArguments }) : [];
     const prefix = argument['value'].toLowerCase();
     const matching = candidates.filter((c) => c.toLowerCase().startsWith(prefix));

@@ -10,9 +10,8 @@ import type { McpMethodGroup, MethodHandler } from '../method-handler.js';
 import { ListPager } from '../list-pager.js';
 import { ResultStamp } from '../result-stamp.js';
 import { isInputRequiredResult, toCallToolResult, toolErrorResult } from '../tool-result.normalizer.js';
+import { isJsonObject } from '../../protocol/is-json-object.js';
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** tools/list and tools/call. */
 @Injectable()
@@ -49,7 +48,7 @@ export class ToolsMethods implements McpMethodGroup {
     if (!tool) throw McpError.invalidParams(`Unknown tool: ${name}`, { name });
     this.lists.assertAllowed(exchange, 'tool', tool);
     const args = params['arguments'] ?? {};
-    if (!isObject(args)) throw McpError.invalidParams('params.arguments must be an object');
+    if (!isJsonObject(args)) throw McpError.invalidParams('params.arguments must be an object');
     if (tool.headerParams.length > 0) inbound.verifyToolHeaders?.(tool.headerParams, args);
 
     const session = this.calls.begin(exchange, name, args);

@@ -7,11 +7,10 @@ import { isJsonRpcId, type JsonRpcId, type JsonRpcNotification, type JsonRpcResp
 import { McpError } from '../../protocol/mcp.error.js';
 import { McpHttpChallenge } from '../../protocol/mcp-http-challenge.js';
 import { LineSplitter, type LineEvent } from './line-splitter.js';
+import { isJsonObject } from '../../protocol/is-json-object.js';
 
 const STDIO = Object.freeze({ kind: 'stdio' } as const);
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What {@link McpStdioConnection} needs; `McpStdioTransport.listen` fills in the defaults. */
 export interface McpStdioConnectionOptions {
@@ -229,9 +228,9 @@ export class McpStdioConnection {
 }
 
 function isResponse(message: unknown): message is Record<string, unknown> {
-  return isObject(message) && !('method' in message) && 'id' in message && ('result' in message || 'error' in message);
+  return isJsonObject(message) && !('method' in message) && 'id' in message && ('result' in message || 'error' in message);
 }
 
 function idOf(message: unknown): JsonRpcId | null {
-  return isObject(message) && isJsonRpcId(message['id']) ? message['id'] : null;
+  return isJsonObject(message) && isJsonRpcId(message['id']) ? message['id'] : null;
 }
