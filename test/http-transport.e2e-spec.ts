@@ -109,9 +109,12 @@ describe.each(ADAPTERS)('Streamable HTTP foundation on %s', (adapter) => {
   it('keeps protocol errors as JSON-RPC errors', async () => {
     const r = await call('tools/call', { name: 'protocol_error', arguments: {} });
     expect(r.json.error).toEqual({ code: -32602, message: 'not like that', data: { hint: 'x' } });
-    const unknown = await call('tools/call', { name: 'nope', arguments: {} });
+    const unknown = await raw(
+      { jsonrpc: '2.0', id: 'unknown-tool', method: 'tools/call', params: { name: 'nope', arguments: {}, _meta: envelope() } },
+      mcpHeaders('tools/call', 'nope'),
+    );
     expect(unknown.json.error.code).toBe(-32602);
-    expect(unknown.json.id).toBe(unknown.json.id);
+    expect(unknown.json.id).toBe('unknown-tool');
   });
 
   describe('bad envelopes', () => {
