@@ -35,16 +35,28 @@ import { AnonymousPrincipalSource, McpPrincipalSource } from './mrtr/mcp-princip
 import { MrtrEngine } from './mrtr/mrtr.engine.js';
 import { RequestStateCodec } from './mrtr/request-state.codec.js';
 import { McpHttpHandler } from './transport/http/mcp-http.handler.js';
+import { LegacyHttpEndpoint } from './transport/http/legacy-http.endpoint.js';
+import { AesGcmTokenSealer } from './mrtr/aes-gcm-token.sealer.js';
+import { InputPushShim } from './legacy/input-push.shim.js';
+import { LegacyDispatcher } from './legacy/legacy.dispatcher.js';
+import { LegacyRefusal } from './legacy/legacy-refusal.js';
+import { LegacySessionCodec } from './legacy/legacy-session.codec.js';
+import { LegacySessions } from './legacy/legacy-sessions.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
 
 const seams: Provider[] = [
   { provide: MCP_OPTIONS, useFactory: (raw: McpModuleOptions) => resolveMcpOptions(raw), inject: [MCP_MODULE_OPTIONS] },
   { provide: McpClock, useClass: SystemClock },
   {
+    provide: AesGcmTokenSealer,
+    useFactory: (options: ResolvedMcpOptions) => new AesGcmTokenSealer(options.mrtr.secrets, new Logger('McpRequestState')),
+    inject: [MCP_OPTIONS],
+  },
+  {
     provide: RequestStateCodec,
-    useFactory: (options: ResolvedMcpOptions, clock: McpClock) =>
-      new AesGcmRequestStateCodec(options.mrtr, clock, new Logger('McpRequestState')),
-    inject: [MCP_OPTIONS, McpClock],
+    useFactory: (options: ResolvedMcpOptions, clock: McpClock, sealer: AesGcmTokenSealer) =>
+      new AesGcmRequestStateCodec(options.mrtr, clock, new Logger('McpRequestState'), sealer),
+    inject: [MCP_OPTIONS, McpClock, AesGcmTokenSealer],
   },
   {
     // The application's own source > an integration module's > the anonymous default,
@@ -107,6 +119,12 @@ const methodGroups: Provider[] = [
     McpDispatcher,
     McpHttpHandler,
     McpHttpTransport,
+    LegacySessionCodec,
+    LegacySessions,
+    InputPushShim,
+    LegacyDispatcher,
+    LegacyRefusal,
+    LegacyHttpEndpoint,
   ],
   exports: [
     MCP_OPTIONS,
@@ -119,6 +137,8 @@ const methodGroups: Provider[] = [
     McpResourceRegistry,
     McpPrincipalSource,
     McpDispatcher,
+    LegacyDispatcher,
+    LegacySessions,
     RequestStateCodec,
     McpClock,
   ],

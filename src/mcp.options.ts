@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { McpPrincipalSource } from './mrtr/mcp-principal.source.js';
 import type { CacheScope } from './protocol/wire-types.js';
+import type { McpProtocolEra } from './legacy/protocol-era.js';
 
 /** Settings of the stateless elicitation flow (requestState). */
 export interface McpMrtrOptions {
@@ -17,6 +18,21 @@ export interface McpMrtrOptions {
   maxFlowMs?: number;
   /** The largest requestState accepted, in characters, checked before decrypting. Default 65536. */
   maxTokenBytes?: number;
+}
+
+/** How the endpoint serves 2025-era clients (those that open with `initialize`). */
+export interface McpLegacyOptions {
+  /**
+   * How many times one legacy call may ask the client for input (each round sends the handler's
+   * questions as server-to-client requests and replays it with the answers). Default 8.
+   */
+  maxInputRounds?: number;
+  /** How long the client may take to answer one round of pushed questions, in ms. Default 300000 (5 minutes). */
+  inputRoundTimeoutMs?: number;
+  /** How long a session id stays valid after `initialize`, in ms; then the client initializes again. Default 86400000 (24 hours). */
+  sessionTtlMs?: number;
+  /** Most sessions whose mutable state (log level, subscriptions, streams) one node keeps. Default 10000. */
+  maxSessions?: number;
 }
 
 /** Cache hints stamped on cacheable results (server/discover, list results, resources/read). */
@@ -64,6 +80,14 @@ export interface McpModuleOptions {
   /** Stateless elicitation settings. */
   mrtr?: McpMrtrOptions;
   /**
+   * Which protocol eras the endpoint serves: `'modern'` (2026-07-28) and `'legacy'` (2025-11-25,
+   * 2025-06-18 and 2025-03-26 clients that open with `initialize`). Default both. Without
+   * `'legacy'`, `initialize` is refused with -32022 (HTTP 400) listing the supported versions.
+   */
+  eras?: McpProtocolEra[];
+  /** Settings of the 2025-era leg. */
+  legacy?: McpLegacyOptions;
+  /**
    * The application's own principal source: it wins over an integration module's (oauth2) and over
    * the anonymous default.
    */
@@ -84,6 +108,8 @@ export interface ResolvedMcpOptions {
   readonly cache: Required<McpCacheOptions>;
   readonly maxBodyBytes: number;
   readonly mrtr: McpMrtrOptions;
+  readonly eras: { readonly modern: boolean; readonly legacy: boolean };
+  readonly legacy: Readonly<Required<McpLegacyOptions>>;
   readonly principalSource?: Type<McpPrincipalSource> | McpPrincipalSource;
 }
 
@@ -131,6 +157,14 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
   if (mrtr.secrets !== undefined && !Array.isArray(mrtr.secrets)) {
     problems.push('`mrtr.secrets` must be an array of strings (the first seals, all open)');
   }
+  const eras = o.eras ?? ['modern', 'legacy'];
+  if (!Array.isArray(eras) || eras.length === 0 || eras.some((era) => era !== 'modern' && era !== 'legacy')) {
+    problems.push("`eras` must be a non-empty array of 'modern' and/or 'legacy' (default: both)");
+  }
+  const legacy = o.legacy ?? {};
+  for (const key of ['maxInputRounds', 'inputRoundTimeoutMs', 'sessionTtlMs', 'maxSessions'] as const) {
+    if (legacy[key] !== undefined && !positiveInteger(legacy[key])) problems.push(`\`legacy.${key}\` must be a positive integer`);
+  }
   if (problems.length > 0) throw new McpOptionsError(problems);
   return {
     name: o.name!,
@@ -145,6 +179,13 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
     cache: { ttlMs, scope },
     maxBodyBytes: o.maxBodyBytes ?? 4 * 1024 * 1024,
     mrtr,
+    eras: { modern: eras.includes('modern'), legacy: eras.includes('legacy') },
+    legacy: {
+      maxInputRounds: legacy.maxInputRounds ?? 8,
+      inputRoundTimeoutMs: legacy.inputRoundTimeoutMs ?? 300_000,
+      sessionTtlMs: legacy.sessionTtlMs ?? 86_400_000,
+      maxSessions: legacy.maxSessions ?? 10_000,
+    },
     principalSource: o.principalSource,
   };
 }

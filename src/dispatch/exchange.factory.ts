@@ -10,11 +10,11 @@ import {
   META_PROTOCOL_VERSION,
 } from '../protocol/meta-keys.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
-import type { ClientCapabilities, Implementation, LoggingLevel } from '../protocol/wire-types.js';
+import type { ClientCapabilities, Implementation } from '../protocol/wire-types.js';
+import { isLoggingLevel } from '../protocol/logging-level.js';
 import type { McpInbound } from './mcp-inbound.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
 
-const LOG_LEVELS: ReadonlySet<string> = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 
 
 /**
@@ -54,7 +54,7 @@ export function createExchange(id: JsonRpcId, method: string, params: Record<str
     protocolVersion,
     clientCapabilities: clientCapabilities as ClientCapabilities,
     clientInfo: isJsonObject(clientInfo) ? (clientInfo as Implementation) : undefined,
-    logLevel: typeof logLevel === 'string' && LOG_LEVELS.has(logLevel) ? (logLevel as LoggingLevel) : undefined,
+    logLevel: isLoggingLevel(logLevel) ? logLevel : undefined,
     progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
     transport: inbound.transport,
     get signal() {

@@ -4,6 +4,7 @@ import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpHttpChallenge } from '../protocol/mcp-http-challenge.js';
 import { isJsonRpcId, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcResponse } from '../protocol/json-rpc.js';
 import { createExchange } from './exchange.factory.js';
+import type { McpExchange } from '../protocol/mcp-exchange.js';
 import type { McpInbound } from './mcp-inbound.js';
 import { MCP_METHOD_GROUPS, type McpMethodGroup, type MethodHandler } from './method-handler.js';
 import { DiscoverMethods } from './methods/discover.methods.js';
@@ -55,17 +56,37 @@ export class McpDispatcher {
     if (!isJsonObject(params)) return failure(id, McpError.invalidRequest('params must be an object'));
 
     try {
-      const entry = this.methods.get(method);
-      if (!entry || !entry.group.enabled()) throw McpError.methodNotFound(method);
-      const exchange = createExchange(id, method, params, inbound);
-      const result = await entry.handler(exchange, inbound);
+      const exchange = this.hasMethod(method) ? createExchange(id, method, params, inbound) : undefined;
+      if (!exchange) throw McpError.methodNotFound(method);
+      const result = await this.call(exchange, inbound);
       return { status: 200, response: { jsonrpc: '2.0', id, result } };
     } catch (error) {
-      if (error instanceof McpError) return failure(id, error);
-      if (error instanceof McpHttpChallenge) throw error;
-      this.logger.error(`Unexpected failure answering ${method}`, error instanceof Error ? error.stack : String(error));
-      return failure(id, McpError.internal());
+      return this.toFailure(id, method, error);
     }
+  }
+
+  /** Whether `method` is answered right now (known, and its capability advertised). */
+  hasMethod(method: string): boolean {
+    const entry = this.methods.get(method);
+    return entry !== undefined && entry.group.enabled();
+  }
+
+  /**
+   * Runs the method of an exchange that is already established (the 2025-era leg builds its own from
+   * the session); resolves to the result or throws McpError.
+   */
+  async call(exchange: McpExchange, inbound: McpInbound): Promise<Record<string, unknown>> {
+    const entry = this.methods.get(exchange.method);
+    if (!entry || !entry.group.enabled()) throw McpError.methodNotFound(exchange.method);
+    return entry.handler(exchange, inbound);
+  }
+
+  /** Maps any failure of a call to its error response; unexpected ones are logged, never sent. */
+  toFailure(id: JsonRpcId, method: string, error: unknown): DispatchOutcome {
+    if (error instanceof McpError) return failure(id, error);
+    if (error instanceof McpHttpChallenge) throw error;
+    this.logger.error(`Unexpected failure answering ${method}`, error instanceof Error ? error.stack : String(error));
+    return failure(id, McpError.internal());
   }
 }
 

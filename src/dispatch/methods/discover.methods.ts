@@ -29,6 +29,11 @@ export class DiscoverMethods implements McpMethodGroup {
       }),
   };
 
+  /** The instructions the server gives clients (also answered by the 2025-era `initialize`). */
+  get instructions(): string | undefined {
+    return this.options.instructions;
+  }
+
   capabilities(): ServerCapabilities {
     const capabilities: ServerCapabilities = {};
     for (const group of this.groups) if (group.enabled()) group.contribute?.(capabilities);

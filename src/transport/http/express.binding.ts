@@ -6,6 +6,8 @@ interface ExpressLayer {
 }
 interface ExpressApp {
   post(path: string, handler: (req: IncomingMessage, res: ServerResponse) => void): void;
+  get(path: string, handler: (req: IncomingMessage, res: ServerResponse) => void): void;
+  delete(path: string, handler: (req: IncomingMessage, res: ServerResponse) => void): void;
   all(path: string, handler: (req: IncomingMessage, res: ServerResponse) => void): void;
   router?: { stack: ExpressLayer[] };
   _router?: { stack: ExpressLayer[] };
@@ -22,6 +24,8 @@ export function bindExpress(app: ExpressApp, path: string, handler: McpHttpHandl
   const stack = (app.router ?? app._router)?.stack;
   const before = stack?.length ?? 0;
   app.post(path, (req, res) => void handler.handle(req, res, bodyIfParsed(req)));
+  app.get(path, (req, res) => void handler.handleSession(req, res));
+  app.delete(path, (req, res) => void handler.handleSession(req, res));
   app.all(path, (_req, res) => handler.methodNotAllowed(res));
   if (!stack) return;
   const added = stack.splice(before);

@@ -20,12 +20,14 @@ interface FastifyLike {
   route(options: {
     method: string | string[];
     url: string;
+    exposeHeadRoute?: boolean;
     handler: (request: FastifyRequestLike, reply: FastifyReplyLike) => unknown;
     errorHandler?: (error: unknown, request: FastifyRequestLike, reply: FastifyReplyLike) => void;
   }): void;
 }
 
-const OTHER_METHODS = ['GET', 'DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS'];
+const SESSION_METHODS = ['GET', 'DELETE'];
+const OTHER_METHODS = ['PUT', 'PATCH', 'HEAD', 'OPTIONS'];
 
 /**
  * Mounts the endpoint on Fastify in an encapsulated plugin whose only content parser hands us the
@@ -46,6 +48,15 @@ export function bindFastify(app: FastifyLike, path: string, handler: McpHttpHand
       errorHandler: (error, _request, reply) => {
         reply.hijack();
         handler.bodyRejected(reply.raw, error);
+      },
+    });
+    scope.route({
+      method: SESSION_METHODS,
+      url: path,
+      exposeHeadRoute: false,
+      handler: (request, reply) => {
+        reply.hijack();
+        return handler.handleSession(request.raw, reply.raw);
       },
     });
     scope.route({

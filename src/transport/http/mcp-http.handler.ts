@@ -11,9 +11,16 @@ import { McpHttpAuthenticator } from './mcp-http-authenticator.js';
 import { verifyParamHeaders, verifyRequestHeaders } from './mcp-headers.js';
 import { OriginPolicy } from './origin-policy.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
+import { disconnectSignal } from './disconnect-signal.js';
+import { LegacyHttpEndpoint } from './legacy-http.endpoint.js';
+import { LegacyRefusal } from '../../legacy/legacy-refusal.js';
+import { classifyEra } from '../../legacy/protocol-era.js';
+import { isJsonObject } from '../../protocol/is-json-object.js';
+import { isJsonRpcId } from '../../protocol/json-rpc.js';
 import { ResponseWriter } from './response-writer.js';
 
 const ALLOW_POST = { allow: 'POST' } as const;
+const ALLOW_ALL = { allow: 'GET, POST, DELETE' } as const;
 
 /**
  * Streamable HTTP (2026-07-28) on plain Node request/response objects, so Express and Fastify run
@@ -28,6 +35,8 @@ export class McpHttpHandler {
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly dispatcher: McpDispatcher,
+    private readonly legacy: LegacyHttpEndpoint,
+    private readonly refusal: LegacyRefusal,
     @Optional() @Inject(INTEGRATION_HTTP_AUTHENTICATOR) private readonly authenticator?: McpHttpAuthenticator,
   ) {
     this.originPolicy = new OriginPolicy(options.allowedHosts, options.allowedOrigins);
@@ -37,9 +46,25 @@ export class McpHttpHandler {
     return this.options.maxBodyBytes;
   }
 
-  /** Any method but POST: the endpoint has no GET stream and no sessions to DELETE. */
+  /** Any method but POST, GET and DELETE; GET and DELETE too when the 2025 era is not served. */
   methodNotAllowed(res: ServerResponse): void {
-    reject(new ResponseWriter(res), 405, 'Method not allowed: the MCP endpoint accepts POST only', ALLOW_POST);
+    const allow = this.options.eras.legacy ? ALLOW_ALL : ALLOW_POST;
+    reject(new ResponseWriter(res), 405, `Method not allowed: the MCP endpoint accepts ${allow.allow}`, allow);
+  }
+
+  /** GET (a 2025-era session's stream) or DELETE (ending that session). */
+  async handleSession(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!this.options.eras.legacy) return this.methodNotAllowed(res);
+    const writer = new ResponseWriter(res);
+    try {
+      if (!this.admitted(req, writer)) return;
+      if (this.authenticator) await this.authenticator.authenticate(req, res);
+      if (writer.closed) return;
+      if (req.method === 'DELETE') this.legacy.delete(req, res);
+      else this.legacy.get(req, res);
+    } catch (error) {
+      this.unexpected(writer, error);
+    }
   }
 
   /** A body the framework refused before we saw it (e.g. over the limit). */
@@ -55,12 +80,7 @@ export class McpHttpHandler {
     const writer = new ResponseWriter(res);
     try {
       const headers = req.headers;
-      if (!this.originPolicy.originAllowed(headers.origin)) {
-        return reject(writer, 403, 'Forbidden: Origin not allowed');
-      }
-      if (!this.originPolicy.hostAllowed(headers.host)) {
-        return reject(writer, 403, 'Forbidden: Host not allowed');
-      }
+      if (!this.admitted(req, writer)) return;
       if (!acceptsJson(headers.accept)) {
         return reject(writer, 406, 'Not acceptable: Accept must allow application/json and text/event-stream');
       }
@@ -76,6 +96,16 @@ export class McpHttpHandler {
       } catch (error) {
         return this.writeBodyError(writer, error);
       }
+      const versionHeader = headers['mcp-protocol-version'];
+      if (classifyEra(message, typeof versionHeader === 'string' ? versionHeader : undefined) === 'legacy') {
+        if (this.options.eras.legacy) return await this.legacy.post(req, res, writer, message as Record<string, unknown>);
+        return this.refuseLegacy(writer, message as Record<string, unknown>);
+      }
+      if (!this.options.eras.modern && isJsonObject(message)) {
+        const meta = isJsonObject(message['params']) ? message['params']['_meta'] : undefined;
+        const error = this.refusal.modernRequest(isJsonObject(meta) ? meta['io.modelcontextprotocol/protocolVersion'] : undefined);
+        return writer.respond(error.httpStatus, failure(isJsonRpcId(message['id']) ? message['id'] : null, error).response);
+      }
       const inbound: McpInbound = {
         transport: { kind: 'http', request: req },
         get signal() {
@@ -89,10 +119,36 @@ export class McpHttpHandler {
       if (outcome) writer.respond(outcome.status, outcome.response);
       else writer.plain(202, {});
     } catch (error) {
-      if (error instanceof McpHttpChallenge) return writer.plain(error.status, error.headers, error.body);
-      this.logger.error('Unexpected failure in the MCP HTTP endpoint', error instanceof Error ? error.stack : String(error));
-      writer.respond(500, failure(null, McpError.internal()).response);
+      this.unexpected(writer, error);
     }
+  }
+
+  /** Origin and Host checks (DNS-rebinding protection) of every method; false once refused. */
+  private admitted(req: IncomingMessage, writer: ResponseWriter): boolean {
+    if (!this.originPolicy.originAllowed(req.headers.origin)) {
+      reject(writer, 403, 'Forbidden: Origin not allowed');
+      return false;
+    }
+    if (!this.originPolicy.hostAllowed(req.headers.host)) {
+      reject(writer, 403, 'Forbidden: Host not allowed');
+      return false;
+    }
+    return true;
+  }
+
+  /** A 2025-era message on an endpoint that serves 2026-07-28 only. */
+  private refuseLegacy(writer: ResponseWriter, message: Record<string, unknown>): void {
+    const method = message['method'];
+    if (typeof method !== 'string') return reject(writer, 400, 'Bad Request: JSON-RPC responses cannot be posted to this endpoint');
+    if (!('id' in message)) return writer.plain(202, {});
+    const error = this.refusal.legacyRequest(method, message['params']);
+    writer.respond(error.httpStatus, failure(isJsonRpcId(message['id']) ? message['id'] : null, error).response);
+  }
+
+  private unexpected(writer: ResponseWriter, error: unknown): void {
+    if (error instanceof McpHttpChallenge) return writer.plain(error.status, error.headers, error.body);
+    this.logger.error('Unexpected failure in the MCP HTTP endpoint', error instanceof Error ? error.stack : String(error));
+    writer.respond(500, failure(null, McpError.internal()).response);
   }
 
   private async parse(req: IncomingMessage, body: unknown): Promise<unknown> {
@@ -119,27 +175,6 @@ export class McpHttpHandler {
     }
     throw error;
   }
-}
-
-const signals = new WeakMap<ServerResponse, AbortSignal>();
-
-/**
- * Aborted when the client goes away before the answer was written. Made on first use: most calls
- * finish without anyone asking, and an AbortController plus a listener per request is not free.
- */
-function disconnectSignal(res: ServerResponse): AbortSignal {
-  let signal = signals.get(res);
-  if (!signal) {
-    const abort = new AbortController();
-    signal = abort.signal;
-    signals.set(res, signal);
-    const onClose = () => {
-      if (!res.writableFinished) abort.abort(new Error('The client closed the connection'));
-    };
-    if (res.destroyed) onClose();
-    else res.once('close', onClose);
-  }
-  return signal;
 }
 
 /** Answers a request refused before dispatch with a JSON-RPC error body (-32600) and an HTTP status. */

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import type { JsonRpcNotification, JsonRpcResponse } from '../../protocol/json-rpc.js';
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/json-rpc.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json' } as const;
-const SSE_HEADERS = {
+export const SSE_HEADERS = {
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache, no-transform',
   'x-accel-buffering': 'no',
@@ -21,13 +21,18 @@ export class ResponseWriter {
     return this.res.writableEnded || this.res.destroyed;
   }
 
-  notify(notification: JsonRpcNotification): void {
+  /** A notification, or (2025-era sessions only) a server-to-client request, ahead of the response. */
+  notify(message: JsonRpcNotification | JsonRpcRequest): void {
     if (this.closed) return;
-    if (!this.streaming) {
-      this.streaming = true;
-      this.res.writeHead(200, SSE_HEADERS);
-    }
-    this.res.write(`event: message\ndata: ${JSON.stringify(notification)}\n\n`);
+    this.startStream();
+    this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  }
+
+  /** Ends the answer without a response (a cancelled 2025-era call): an SSE stream that just closes. */
+  endWithoutResponse(): void {
+    if (this.closed) return;
+    this.startStream();
+    this.res.end();
   }
 
   respond(status: number, response: JsonRpcResponse, headers?: Readonly<Record<string, string>>): void {
@@ -39,6 +44,12 @@ export class ResponseWriter {
       this.res.writeHead(status, { ...JSON_HEADERS, 'content-length': Buffer.byteLength(json), ...headers });
       this.res.end(json);
     }
+  }
+
+  private startStream(): void {
+    if (this.streaming) return;
+    this.streaming = true;
+    this.res.writeHead(200, SSE_HEADERS);
   }
 
   /** An HTTP answer outside JSON-RPC: 202 for a notification, authentication challenges. */

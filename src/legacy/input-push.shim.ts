@@ -1,0 +1,120 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { McpDispatcher } from '../dispatch/mcp.dispatcher.js';
+import type { McpInbound } from '../dispatch/mcp-inbound.js';
+import { MCP_OPTIONS } from '../mcp.module-definition.js';
+import type { ResolvedMcpOptions } from '../mcp.options.js';
+import { isJsonObject } from '../protocol/is-json-object.js';
+import type { McpExchange } from '../protocol/mcp-exchange.js';
+import type { InputRequest } from '../protocol/wire-types.js';
+import type { LegacyChannel, LegacySession } from './legacy-channel.js';
+import { LegacyInputError } from './legacy-input.error.js';
+
+/** Revisions before this one know no elicitation `mode` (form was the only kind). */
+const FIRST_VERSION_WITH_ELICITATION_MODES = '2025-11-25';
+
+let pushCounter = 0;
+
+/**
+ * Serves MRTR calls to 2025-era clients with the very same replay engine: when a round ends with
+ * `input_required`, each input request goes to the client as a real server-to-client request
+ * (`elicitation/create`, `sampling/createMessage`, `roots/list`) on the channel, and once every
+ * answer is in, the call runs again with them as `inputResponses` and the round's `requestState`,
+ * exactly like a modern retry, until it completes. The engine never learns which era it served.
+ */
+@Injectable()
+export class InputPushShim {
+  constructor(
+    private readonly dispatcher: McpDispatcher,
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+  ) {}
+
+  /** `exchangeFor` builds the call's exchange for a set of params (the first round's, then each retry's). */
+  async run(
+    params: Readonly<Record<string, unknown>>,
+    exchangeFor: (params: Readonly<Record<string, unknown>>) => McpExchange,
+    inbound: McpInbound,
+    session: LegacySession,
+    channel: LegacyChannel,
+  ): Promise<Record<string, unknown>> {
+    const { maxInputRounds } = this.options.legacy;
+    let exchange = exchangeFor(params);
+    for (let round = 1; ; round++) {
+      const result = await this.dispatcher.call(exchange, inbound);
+      if (result['resultType'] !== 'input_required') return result;
+      if (!channel.canRequest) {
+        throw new LegacyInputError(
+          'This call needs input from the user, but the client accepts only application/json responses, so the server ' +
+            'cannot send it requests: POST with "Accept: application/json, text/event-stream".',
+        );
+      }
+      if (round > maxInputRounds) {
+        throw new LegacyInputError(`This call asked for input more than ${maxInputRounds} times (legacy.maxInputRounds) and was stopped.`);
+      }
+      const requests = isJsonObject(result['inputRequests']) ? (result['inputRequests'] as Record<string, InputRequest>) : {};
+      const inputResponses = await this.askAll(requests, session, channel, exchange.signal);
+      exchange = exchangeFor({ ...params, inputResponses, requestState: result['requestState'] });
+    }
+  }
+
+  private async askAll(
+    requests: Record<string, InputRequest>,
+    session: LegacySession,
+    channel: LegacyChannel,
+    signal: AbortSignal,
+  ): Promise<Record<string, Record<string, unknown>>> {
+    const answers: Record<string, Record<string, unknown>> = {};
+    await Promise.all(
+      Object.entries(requests).map(async ([key, request]) => {
+        const answer = await this.ask(request, session, channel, signal);
+        Object.defineProperty(answers, key, { value: answer, enumerable: true, writable: true, configurable: true });
+      }),
+    );
+    return answers;
+  }
+
+  /** Sends one request and waits for its response, the round timeout, or the call's end. */
+  private ask(request: InputRequest, session: LegacySession, channel: LegacyChannel, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const id = `mocapi-${++pushCounter}`;
+    const { pending } = session.state;
+    const timeoutMs = this.options.legacy.inputRoundTimeoutMs;
+    return new Promise<Record<string, unknown>>((resolve, reject) => {
+      const settle = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        pending.delete(id);
+      };
+      const onAbort = () => {
+        settle();
+        reject(signal.reason instanceof Error ? signal.reason : new Error('The call was cancelled'));
+      };
+      const timer = setTimeout(() => {
+        settle();
+        reject(new LegacyInputError(`The client did not answer ${request.method} within ${Math.round(timeoutMs / 1000)} s (legacy.inputRoundTimeoutMs).`));
+      }, timeoutMs);
+      timer.unref();
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      pending.set(id, {
+        method: request.method,
+        resolve: (result) => {
+          settle();
+          resolve(result);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+      });
+      channel.request({ jsonrpc: '2.0', id, method: request.method, params: paramsFor(request, session.claims.protocolVersion) });
+    });
+  }
+}
+
+/** The request's params as the session's revision spells them. */
+function paramsFor(request: InputRequest, protocolVersion: string): Record<string, unknown> {
+  const params = { ...(request.params ?? {}) } as Record<string, unknown>;
+  if (request.method === 'elicitation/create' && params['mode'] === 'form' && protocolVersion < FIRST_VERSION_WITH_ELICITATION_MODES) {
+    delete params['mode'];
+  }
+  return params;
+}

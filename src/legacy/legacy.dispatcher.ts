@@ -1,0 +1,207 @@
+import { Injectable } from '@nestjs/common';
+import { failure } from '../dispatch/mcp.dispatcher.js';
+import { McpDispatcher } from '../dispatch/mcp.dispatcher.js';
+import type { McpInbound } from '../dispatch/mcp-inbound.js';
+import { DiscoverMethods } from '../dispatch/methods/discover.methods.js';
+import { ResultStamp } from '../dispatch/result-stamp.js';
+import { toolErrorResult } from '../dispatch/tool-result.normalizer.js';
+import { McpResourceRegistry } from '../discovery/mcp-resource.registry.js';
+import { McpPrincipalSource } from '../mrtr/mcp-principal.source.js';
+import { isJsonObject } from '../protocol/is-json-object.js';
+import { isJsonRpcId, type JsonRpcId, type JsonRpcResponse } from '../protocol/json-rpc.js';
+import { isLoggingLevel } from '../protocol/logging-level.js';
+import { McpError } from '../protocol/mcp.error.js';
+import { McpErrorCode } from '../protocol/mcp-error-codes.js';
+import type { McpExchange, McpTransportInfo } from '../protocol/mcp-exchange.js';
+import { McpMethod, MRTR_METHODS } from '../protocol/mcp-methods.js';
+import { META_PROGRESS_TOKEN } from '../protocol/meta-keys.js';
+import { negotiateLegacyVersion } from '../protocol/protocol-version.js';
+import type { ClientCapabilities, Implementation, ServerCapabilities } from '../protocol/wire-types.js';
+import { InputPushShim } from './input-push.shim.js';
+import type { LegacyChannel, LegacySession } from './legacy-channel.js';
+import { LegacyInputError } from './legacy-input.error.js';
+import { toLegacyResult } from './legacy-result.js';
+import type { LegacySessionClaims } from './legacy-session.js';
+
+/** Methods of 2026-07-28 alone: a 2025-era client has no business calling them. */
+const MODERN_ONLY: ReadonlySet<string> = new Set([McpMethod.Discover, McpMethod.SubscriptionsListen]);
+
+/** One 2025-era request: its id, method and params, already checked for shape. */
+export interface LegacyRequest {
+  readonly id: JsonRpcId;
+  readonly method: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The 2025-era leg, whatever the transport: `initialize` (version negotiation and the session's
+ * claims), `ping`, `logging/setLevel`, `resources/subscribe` / `unsubscribe`, notifications and the
+ * client's responses to pushed requests; every other method runs through the same method table as
+ * modern requests, with an exchange built from the session, and leaves in its 2025 shape. Errors
+ * are JSON-RPC error responses (HTTP 200: the 2025 transport has no status mapping).
+ */
+@Injectable()
+export class LegacyDispatcher {
+  constructor(
+    private readonly dispatcher: McpDispatcher,
+    private readonly discover: DiscoverMethods,
+    private readonly stamp: ResultStamp,
+    private readonly principals: McpPrincipalSource,
+    private readonly resources: McpResourceRegistry,
+    private readonly shim: InputPushShim,
+  ) {}
+
+  /** The capabilities `initialize` announces: what is registered, plus logging (setLevel is served). */
+  capabilities(): ServerCapabilities {
+    return { ...this.discover.capabilities(), logging: {} };
+  }
+
+  /** Negotiates `initialize`; the transport seals the returned claims into its session id. */
+  initialize(request: LegacyRequest, transport: McpTransportInfo): { result: Record<string, unknown>; claims: Omit<LegacySessionClaims, 'id' | 'issuedAt'> } {
+    const { params } = request;
+    const protocolVersion = negotiateLegacyVersion(params['protocolVersion']);
+    const clientCapabilities = isJsonObject(params['capabilities']) ? (params['capabilities'] as ClientCapabilities) : {};
+    const clientInfo = isJsonObject(params['clientInfo']) ? (params['clientInfo'] as Implementation) : undefined;
+    const instructions = this.discover.instructions;
+    return {
+      result: {
+        protocolVersion,
+        capabilities: this.capabilities(),
+        serverInfo: this.stamp.serverInfo,
+        ...(instructions !== undefined && { instructions }),
+      },
+      claims: { protocolVersion, clientCapabilities, ...(clientInfo && { clientInfo }), principal: this.principalOf(transport) },
+    };
+  }
+
+  /** Who is calling on this transport, to compare with the principal the session was opened by. */
+  principalOf(transport: McpTransportInfo): string | null {
+    return this.principals.resolve(bareExchange(transport));
+  }
+
+  /**
+   * Answers one request of an open session. Resolves to undefined when the client cancelled it
+   * (`notifications/cancelled`): no response is sent then.
+   */
+  async request(request: LegacyRequest, session: LegacySession, channel: LegacyChannel): Promise<JsonRpcResponse | undefined> {
+    const { id, method } = request;
+    const key = JSON.stringify(id);
+    const cancel = new AbortController();
+    session.state.calls.set(key, cancel);
+    const signal = AbortSignal.any([channel.signal, cancel.signal]);
+    try {
+      const result = await this.answer(request, session, channel, signal);
+      return cancel.signal.aborted ? undefined : { jsonrpc: '2.0', id, result };
+    } catch (error) {
+      if (cancel.signal.aborted) return undefined;
+      return this.failure(request, error);
+    } finally {
+      if (session.state.calls.get(key) === cancel) session.state.calls.delete(key);
+    }
+  }
+
+  /** `notifications/cancelled` aborts the named call; every other notification needs nothing. */
+  notification(method: string, params: unknown, session: LegacySession): void {
+    if (method !== 'notifications/cancelled' || !isJsonObject(params) || !isJsonRpcId(params['requestId'])) return;
+    session.state.calls.get(JSON.stringify(params['requestId']))?.abort(new Error('Cancelled by the client'));
+  }
+
+  /** Hands a client's response to the pushed request it answers; false when none is waiting for it. */
+  response(message: Record<string, unknown>, session: LegacySession): boolean {
+    const id = message['id'];
+    if (typeof id !== 'string') return false;
+    const push = session.state.pending.get(id);
+    if (!push) return false;
+    if (isJsonObject(message['result'])) {
+      push.resolve(message['result']);
+    } else {
+      const error = isJsonObject(message['error']) ? message['error'] : {};
+      const detail = typeof error['message'] === 'string' ? `: ${error['message']}` : '';
+      push.reject(new LegacyInputError(`The client answered ${push.method} with an error (${String(error['code'] ?? 'no code')}${detail}).`));
+    }
+    return true;
+  }
+
+  private async answer(request: LegacyRequest, session: LegacySession, channel: LegacyChannel, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const { method, params } = request;
+    switch (method) {
+      case 'ping':
+        return {};
+      case 'initialize':
+        throw McpError.invalidRequest('The session is already initialized');
+      case 'logging/setLevel': {
+        if (!isLoggingLevel(params['level'])) throw McpError.invalidParams('params.level must be a logging level (debug, info, notice, warning, error, ...)');
+        session.state.logLevel = params['level'];
+        return {};
+      }
+      case 'resources/subscribe':
+      case 'resources/unsubscribe': {
+        if (this.resources.size === 0) throw McpError.methodNotFound(method);
+        const uri = params['uri'];
+        if (typeof uri !== 'string') throw McpError.invalidParams('params.uri must be a string');
+        if (method === 'resources/subscribe') session.state.subscriptions.add(uri);
+        else session.state.subscriptions.delete(uri);
+        return {};
+      }
+    }
+    if (MODERN_ONLY.has(method) || !this.dispatcher.hasMethod(method)) throw McpError.methodNotFound(method);
+    const inbound: McpInbound = { transport: channel.transport, signal, notify: (n) => channel.notify(n) };
+    const exchangeFor = (callParams: Readonly<Record<string, unknown>>) => legacyExchange(request, callParams, session, inbound);
+    const result = MRTR_METHODS.has(method)
+      ? await this.shim.run(params, exchangeFor, inbound, session, channel)
+      : await this.dispatcher.call(exchangeFor(params), inbound);
+    return toLegacyResult(result);
+  }
+
+  private failure(request: LegacyRequest, error: unknown): JsonRpcResponse {
+    const isToolCall = request.method === McpMethod.ToolsCall;
+    if (error instanceof LegacyInputError) {
+      if (isToolCall) return toolError(request.id, error.message);
+      return failure(request.id, McpError.invalidRequest(error.message)).response;
+    }
+    if (isToolCall && error instanceof McpError && error.code === McpErrorCode.MissingRequiredClientCapability) {
+      const required = JSON.stringify((error.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities ?? {});
+      return toolError(request.id, `This tool needs a client capability that was not declared in initialize: ${required}`);
+    }
+    return this.dispatcher.toFailure(request.id, request.method, error).response;
+  }
+}
+
+/** A tool call that failed in a way the model can read about: an `isError` result. */
+function toolError(id: JsonRpcId, message: string): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, result: { ...toolErrorResult(message) } };
+}
+
+/** The exchange of one round of a legacy call: the session's claims stand in for the `_meta` envelope. */
+function legacyExchange(request: LegacyRequest, params: Readonly<Record<string, unknown>>, session: LegacySession, inbound: McpInbound): McpExchange {
+  const meta = params['_meta'];
+  const progressToken = isJsonObject(meta) ? meta[META_PROGRESS_TOKEN] : undefined;
+  const { claims, state } = session;
+  return Object.freeze({
+    id: request.id,
+    method: request.method,
+    params,
+    protocolVersion: claims.protocolVersion,
+    clientCapabilities: claims.clientCapabilities,
+    clientInfo: claims.clientInfo,
+    logLevel: state.logLevel ?? 'debug',
+    progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
+    transport: inbound.transport,
+    signal: inbound.signal,
+    notify: inbound.notify,
+  });
+}
+
+/** Enough of an exchange for a principal source, which reads the transport. */
+function bareExchange(transport: McpTransportInfo): McpExchange {
+  return Object.freeze({
+    id: 0,
+    method: 'initialize',
+    params: {},
+    protocolVersion: '',
+    clientCapabilities: {},
+    transport,
+    signal: new AbortController().signal,
+    notify: () => undefined,
+  });
+}

@@ -1,0 +1,156 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Injectable, Logger } from '@nestjs/common';
+import { failure } from '../../dispatch/mcp.dispatcher.js';
+import type { LegacyChannel, LegacySession } from '../../legacy/legacy-channel.js';
+import { LegacySessionCodec } from '../../legacy/legacy-session.codec.js';
+import { LegacySessions } from '../../legacy/legacy-sessions.js';
+import { LegacyDispatcher } from '../../legacy/legacy.dispatcher.js';
+import { isJsonObject } from '../../protocol/is-json-object.js';
+import { isJsonRpcId } from '../../protocol/json-rpc.js';
+import { McpError } from '../../protocol/mcp.error.js';
+import type { McpTransportInfo } from '../../protocol/mcp-exchange.js';
+import { LEGACY_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.js';
+import { disconnectSignal } from './disconnect-signal.js';
+import { ResponseWriter, SSE_HEADERS } from './response-writer.js';
+
+const SESSION_HEADER = 'mcp-session-id';
+/** A comment line now and then keeps proxies from closing an idle GET stream. */
+const KEEP_ALIVE_MS = 25_000;
+
+/**
+ * Streamable HTTP as 2025-era clients speak it, on the same endpoint as the modern transport:
+ * `initialize` answers with a sealed `Mcp-Session-Id`; later POSTs must carry it (missing → 400,
+ * unknown, tampered, expired or ended → 404, opened by another principal → 403); posted
+ * notifications and responses get 202; a request's answer is JSON, or an SSE stream when it sends
+ * notifications or asks the client for input; GET opens the session's stream for list_changed and
+ * resource updates; DELETE ends the session on this node.
+ */
+@Injectable()
+export class LegacyHttpEndpoint {
+  private readonly logger = new Logger('McpLegacyHttp');
+
+  constructor(
+    private readonly legacy: LegacyDispatcher,
+    private readonly codec: LegacySessionCodec,
+    private readonly sessions: LegacySessions,
+  ) {}
+
+  /** One POSTed message that the era classification sent here. */
+  async post(req: IncomingMessage, res: ServerResponse, writer: ResponseWriter, message: Record<string, unknown>): Promise<void> {
+    const transport: McpTransportInfo = { kind: 'http', request: req };
+    const method = message['method'];
+    if (method === 'initialize') return this.initialize(writer, message, transport);
+
+    const session = this.session(req, writer, transport);
+    if (!session) return;
+    if (method === undefined) {
+      if (this.legacy.response(message, session)) return writer.plain(202, {});
+      this.logger.debug(`Refused a response for unknown request ${JSON.stringify(message['id'])} in a session`);
+      return reject(writer, 400, `No request with id ${JSON.stringify(message['id'])} is waiting for an answer in this session`);
+    }
+    if (!('id' in message)) {
+      this.legacy.notification(String(method), message['params'], session);
+      return writer.plain(202, {});
+    }
+    const request = requestOf(message);
+    if (request instanceof McpError) return writer.respond(400, failure(isJsonRpcId(message['id']) ? message['id'] : null, request).response);
+
+    const channel: LegacyChannel = {
+      transport,
+      get signal() {
+        return disconnectSignal(res);
+      },
+      notify: (notification) => writer.notify(notification),
+      canRequest: acceptsEventStream(req.headers.accept),
+      request: (pushed) => writer.notify(pushed),
+    };
+    const response = await this.legacy.request(request, session, channel);
+    if (response) writer.respond(200, response);
+    else writer.endWithoutResponse();
+  }
+
+  /** GET: the session's standalone SSE stream. */
+  get(req: IncomingMessage, res: ServerResponse): void {
+    const writer = new ResponseWriter(res);
+    if (!acceptsEventStream(req.headers.accept, true)) {
+      return reject(writer, 406, 'Not acceptable: the session stream needs Accept: text/event-stream');
+    }
+    const session = this.session(req, writer, { kind: 'http', request: req });
+    if (!session) return;
+    res.writeHead(200, SSE_HEADERS);
+    res.write(': stream open\n\n');
+    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+    keepAlive.unref();
+    const stream = {
+      send: (notification: unknown) => {
+        if (!res.writableEnded && !res.destroyed) res.write(`event: message\ndata: ${JSON.stringify(notification)}\n\n`);
+      },
+      close: () => res.end(),
+    };
+    session.state.streams.add(stream);
+    res.once('close', () => {
+      clearInterval(keepAlive);
+      session.state.streams.delete(stream);
+    });
+  }
+
+  /** DELETE: ends the session here; its id is refused (404) from now on. */
+  delete(req: IncomingMessage, res: ServerResponse): void {
+    const writer = new ResponseWriter(res);
+    const session = this.session(req, writer, { kind: 'http', request: req });
+    if (!session) return;
+    this.sessions.end(session.claims.id, 'The client ended the session');
+    writer.plain(200, {});
+  }
+
+  private initialize(writer: ResponseWriter, message: Record<string, unknown>, transport: McpTransportInfo): void {
+    const request = requestOf(message);
+    if (request instanceof McpError) return writer.respond(400, failure(isJsonRpcId(message['id']) ? message['id'] : null, request).response);
+    const { result, claims } = this.legacy.initialize(request, transport);
+    const { token } = this.codec.issue(claims);
+    writer.respond(200, { jsonrpc: '2.0', id: request.id, result }, { [SESSION_HEADER]: token });
+  }
+
+  /** The request's session, or undefined once the refusal was written. */
+  private session(req: IncomingMessage, writer: ResponseWriter, transport: McpTransportInfo): LegacySession | undefined {
+    const version = req.headers['mcp-protocol-version'];
+    if (typeof version === 'string' && !LEGACY_PROTOCOL_VERSIONS.includes(version.trim())) {
+      reject(writer, 400, `Unsupported MCP-Protocol-Version: ${version.slice(0, 40)} (supported: ${LEGACY_PROTOCOL_VERSIONS.join(', ')})`);
+      return undefined;
+    }
+    const token = req.headers[SESSION_HEADER];
+    if (typeof token !== 'string' || token === '') {
+      reject(writer, 400, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
+      return undefined;
+    }
+    const claims = this.codec.open(token);
+    if (!claims || this.sessions.isEnded(claims.id)) {
+      reject(writer, 404, 'Session not found: it expired or was ended; send initialize to start a new one');
+      return undefined;
+    }
+    if (this.legacy.principalOf(transport) !== claims.principal) {
+      reject(writer, 403, 'Forbidden: this session was opened by another principal');
+      return undefined;
+    }
+    return { claims, state: this.sessions.state(claims.id) };
+  }
+}
+
+function requestOf(message: Record<string, unknown>): { id: string | number; method: string; params: Record<string, unknown> } | McpError {
+  const { id, method } = message;
+  const params = message['params'] ?? {};
+  if (!isJsonRpcId(id)) return McpError.invalidRequest('The request id must be a string or a number');
+  if (typeof method !== 'string') return McpError.invalidRequest('The request has no method');
+  if (!isJsonObject(params)) return McpError.invalidRequest('params must be an object');
+  return { id, method, params };
+}
+
+function reject(writer: ResponseWriter, status: number, message: string): void {
+  writer.respond(status, failure(null, McpError.invalidRequest(message)).response);
+}
+
+/** Whether the client reads SSE here; on POST an absent Accept means JSON only. */
+function acceptsEventStream(accept: string | undefined, absentMeansYes = false): boolean {
+  if (accept === undefined || accept === '') return absentMeansYes;
+  return accept.includes('text/event-stream') || accept.includes('*/*') || accept.includes('text/*');
+}
