@@ -208,11 +208,19 @@ describe.each(ADAPTERS)('Streamable HTTP foundation on %s', (adapter) => {
   });
 
   describe('transport-level bad input', () => {
-    it.each(['GET', 'DELETE'])('%s → 405', async (method) => {
+    it.each(['GET', 'DELETE'])('%s without a 2025-era session → 400 naming Mcp-Session-Id', async (method) => {
+      const r = await send(server.url, method, undefined, { accept: 'application/json, text/event-stream' });
+      responses.push(r);
+      expect(r.status).toBe(400);
+      expect(r.json.error.message).toContain('Mcp-Session-Id');
+      await stillServes();
+    });
+
+    it.each(['PUT', 'PATCH'])('%s → 405 naming the methods served', async (method) => {
       const r = await send(server.url, method, undefined, { accept: 'application/json, text/event-stream' });
       responses.push(r);
       expect(r.status).toBe(405);
-      expect(r.headers['allow']).toBe('POST');
+      expect(r.headers['allow']).toBe('GET, POST, DELETE');
       await stillServes();
     });
 

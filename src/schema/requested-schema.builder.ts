@@ -29,6 +29,11 @@ export interface BooleanFieldOptions extends FieldOptions {
 
 export interface ChooseOptions<V extends string = string> extends FieldOptions {
   default?: V;
+  /**
+   * How titled choices are sent: `'oneOf'` (default, `oneOf` of `{ const, title }`) or the deprecated
+   * `'enumNames'` form (`enum` plus a parallel `enumNames`), for clients that predate titled `oneOf`.
+   */
+  titleStyle?: 'oneOf' | 'enumNames';
 }
 
 export interface ChooseManyOptions<V extends string = string> extends FieldOptions {
@@ -137,7 +142,9 @@ export class RequestedSchemaBuilder<T = {}> {
     }
     const list = choices.every((c) => c.title === undefined)
       ? { enum: choices.map((c) => c.value) }
-      : { oneOf: choices.map((c) => ({ const: c.value, title: c.title })) };
+      : o.titleStyle === 'enumNames'
+        ? { enum: choices.map((c) => c.value), enumNames: choices.map((c) => c.title ?? c.value) }
+        : { oneOf: choices.map((c) => ({ const: c.value, title: c.title })) };
     return this.add(name, o, { type: 'string', ...describe(o), ...list, default: o.default });
   }
 

@@ -1,3 +1,4 @@
+import type { ElicitResult } from '@modelcontextprotocol/client';
 import { AppModule } from '../../sample/app.module.js';
 import { BookingService } from '../../sample/booking/booking.service.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/start-app.js';
@@ -12,7 +13,7 @@ describe.each(ADAPTERS)('the sample, with the official client on its default (20
 
   it('initializes, lists the tools and books a table through two pushed elicitation/create requests', async () => {
     const c = await connectLegacyClient(server.url, {
-      onElicit: (params) =>
+      onElicit: (params): ElicitResult =>
         String(params.message).startsWith('Which time') ? { action: 'accept', content: { time: '19:30' } } : { action: 'accept', content: { confirm: true } },
     });
     try {

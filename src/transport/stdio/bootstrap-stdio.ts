@@ -7,6 +7,9 @@ import type { ResolvedMcpOptions } from '../../mcp.options.js';
 import { redirectConsoleToStderr } from './console-redirect.js';
 import type { McpStdioConnection } from './mcp-stdio.connection.js';
 import { McpStdioTransport } from './mcp-stdio.transport.js';
+import { LegacyRefusal } from '../../legacy/legacy-refusal.js';
+import { LegacySessions } from '../../legacy/legacy-sessions.js';
+import { LegacyDispatcher } from '../../legacy/legacy.dispatcher.js';
 import { McpStderrLogger } from './stderr.logger.js';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
@@ -92,7 +95,13 @@ export async function bootstrapStdio(module: Type<unknown> | DynamicModule, opti
       cause: error,
     });
   }
-  const connection = new McpStdioTransport(mcpOptions, dispatcher).listen({ input: options.input, output });
+  const connection = new McpStdioTransport(
+    mcpOptions,
+    dispatcher,
+    app.get(LegacyDispatcher, { strict: false }),
+    app.get(LegacySessions, { strict: false }),
+    app.get(LegacyRefusal, { strict: false }),
+  ).listen({ input: options.input, output });
   const logger = new Logger('McpStdio');
   logger.log(`MCP server "${mcpOptions.name}" ${mcpOptions.version} listening on stdio`);
 

@@ -3,7 +3,9 @@ import { Logger } from '@nestjs/common';
 import type { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
 import { failure, parseErrorOutcome } from '../../dispatch/mcp.dispatcher.js';
 import type { McpInbound } from '../../dispatch/mcp-inbound.js';
-import { isJsonRpcId, type JsonRpcId, type JsonRpcNotification, type JsonRpcResponse } from '../../protocol/json-rpc.js';
+import { isJsonRpcId, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol/json-rpc.js';
+import { classifyEra, type McpProtocolEra } from '../../legacy/protocol-era.js';
+import { LegacyStdioSession, type LegacyStdioServices } from './legacy-stdio.session.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { McpHttpChallenge } from '../../protocol/mcp-http-challenge.js';
 import { LineSplitter, type LineEvent } from './line-splitter.js';
@@ -19,6 +21,8 @@ export interface McpStdioConnectionOptions {
   /** The largest line accepted, in bytes (newline excluded). */
   readonly maxLineBytes: number;
   readonly logger?: Logger;
+  /** The 2025-era leg; without it every connection is served as 2026-07-28. */
+  readonly legacy?: LegacyStdioServices;
 }
 
 /**
@@ -46,6 +50,9 @@ export class McpStdioConnection {
   private outputBroken = false;
   private settled = false;
   private resolveClosed!: () => void;
+  /** Decided by the first JSON-RPC message, for the whole connection. */
+  private era: McpProtocolEra | undefined;
+  private legacySession: LegacyStdioSession | undefined;
 
   constructor(
     private readonly dispatcher: McpDispatcher,
@@ -136,17 +143,42 @@ export class McpStdioConnection {
       this.write(parseErrorOutcome().response);
       return;
     }
+    if (this.era === undefined && isJsonObject(message) && message['jsonrpc'] === '2.0') {
+      this.era = this.options.legacy ? classifyEra(message) : 'modern';
+      if (this.era === 'legacy') this.legacySession = new LegacyStdioSession(this.options.legacy!, (m) => this.write(m), this.logger);
+    }
+    if (this.legacySession && isJsonObject(message)) {
+      this.track((signal) => this.answerLegacy(this.legacySession!, message, signal));
+      return;
+    }
     if (isResponse(message)) {
       // This server sends no requests, so there is nothing to match; answering would be noise.
       this.logger.warn(`Ignored a JSON-RPC response (id ${JSON.stringify(message['id'])}): this server sends no requests`);
       return;
     }
+    this.track((signal) => this.answer(message, signal));
+  }
+
+  /** Runs one message's answer as a call in flight: counted, abortable, awaited on close. */
+  private track(run: (signal: AbortSignal) => Promise<void>): void {
     const abort = new AbortController();
     this.inFlight.add(abort);
-    void this.answer(message, abort.signal).finally(() => {
+    void run(abort.signal).finally(() => {
       this.inFlight.delete(abort);
       this.finishIfIdle();
     });
+  }
+
+  private async answerLegacy(session: LegacyStdioSession, message: Record<string, unknown>, signal: AbortSignal): Promise<void> {
+    let answered = false;
+    let response: JsonRpcResponse | undefined;
+    try {
+      response = await session.handle(message, signal, () => answered);
+    } catch (error) {
+      response = this.unexpected(idOf(message), error);
+    }
+    answered = true;
+    if (response) this.write(response, idOf(message));
   }
 
   private async answer(message: unknown, signal: AbortSignal): Promise<void> {
@@ -179,7 +211,7 @@ export class McpStdioConnection {
   }
 
   /** One message, one line, one write call: lines from concurrent calls never interleave. */
-  private write(message: JsonRpcResponse | JsonRpcNotification, responseId?: JsonRpcId | null): void {
+  private write(message: JsonRpcResponse | JsonRpcNotification | JsonRpcRequest, responseId?: JsonRpcId | null): void {
     const { output, input } = this.options;
     if (this.outputBroken || output.destroyed || output.writableEnded) return;
     let line: string;
@@ -211,6 +243,7 @@ export class McpStdioConnection {
   private finishIfIdle(): void {
     if (this.reading || this.inFlight.size > 0 || this.settled) return;
     this.settled = true;
+    this.legacySession?.close();
     const { output } = this.options;
     const done = (): void => {
       output.off('drain', this.onDrain);

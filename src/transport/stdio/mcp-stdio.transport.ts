@@ -1,5 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { LegacyRefusal } from '../../legacy/legacy-refusal.js';
+import { LegacySessions } from '../../legacy/legacy-sessions.js';
+import { LegacyDispatcher } from '../../legacy/legacy.dispatcher.js';
 import { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
 import { MCP_OPTIONS } from '../../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../../mcp.options.js';
@@ -30,6 +33,9 @@ export class McpStdioTransport {
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly dispatcher: McpDispatcher,
+    @Optional() private readonly legacy?: LegacyDispatcher,
+    @Optional() private readonly sessions?: LegacySessions,
+    @Optional() private readonly refusal?: LegacyRefusal,
   ) {}
 
   /** Starts answering on the given streams (stdin/stdout by default); never writes anything but JSON-RPC to the output. */
@@ -43,6 +49,10 @@ export class McpStdioTransport {
       output: streams.output ?? process.stdout,
       maxLineBytes,
       logger: this.logger,
+      legacy:
+        this.legacy && this.sessions && this.refusal
+          ? { dispatcher: this.legacy, sessions: this.sessions, refusal: this.refusal, enabled: this.options.eras.legacy }
+          : undefined,
     }).start();
   }
 }

@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from '@nestjs/common';
+import { failure } from '../../dispatch/mcp.dispatcher.js';
+import type { LegacyChannel, LegacySession } from '../../legacy/legacy-channel.js';
+import type { LegacyRefusal } from '../../legacy/legacy-refusal.js';
+import type { LegacySessions } from '../../legacy/legacy-sessions.js';
+import type { LegacyDispatcher } from '../../legacy/legacy.dispatcher.js';
+import { isJsonObject } from '../../protocol/is-json-object.js';
+import { isJsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol/json-rpc.js';
+import { McpError } from '../../protocol/mcp.error.js';
+import { LEGACY_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.js';
+
+const STDIO = Object.freeze({ kind: 'stdio' } as const);
+
+/** What the 2025-era leg of a stdio connection needs from the module. */
+export interface LegacyStdioServices {
+  readonly dispatcher: LegacyDispatcher;
+  readonly sessions: LegacySessions;
+  readonly refusal: LegacyRefusal;
+  /** Whether the module serves the 2025 era (else `initialize` is refused with -32022). */
+  readonly enabled: boolean;
+}
+
+/**
+ * A stdio connection whose first message was 2025-era: the connection is the session (no id is
+ * needed), `initialize` settles its version and capabilities, server-to-client requests go out on
+ * the output like any other line, and the client's responses come back on the input.
+ */
+export class LegacyStdioSession {
+  private session: LegacySession;
+
+  constructor(
+    private readonly services: LegacyStdioServices,
+    private readonly write: (message: JsonRpcResponse | JsonRpcNotification | JsonRpcRequest) => void,
+    private readonly logger: Logger,
+  ) {
+    const id = `stdio-${randomBytes(9).toString('base64url')}`;
+    const state = services.sessions.state(id);
+    // The output is the session's stream: list_changed and resource updates go straight to it.
+    state.streams.add({ send: (notification) => this.write(notification), close: () => undefined });
+    this.session = {
+      claims: { id, protocolVersion: LEGACY_PROTOCOL_VERSIONS[0]!, clientCapabilities: {}, principal: null, issuedAt: Date.now() },
+      state,
+    };
+  }
+
+  /**
+   * Answers one message; resolves to the response to write (undefined for notifications, client
+   * responses and cancelled calls). `signal` aborts when the connection closes.
+   */
+  async handle(message: Record<string, unknown>, signal: AbortSignal, isAnswered: () => boolean): Promise<JsonRpcResponse | undefined> {
+    const { dispatcher } = this.services;
+    const method = message['method'];
+    if (method === undefined) {
+      if (!dispatcher.response(message, this.session)) {
+        this.logger.warn(`Ignored a JSON-RPC response (id ${JSON.stringify(message['id'])}): no request with that id is waiting`);
+      }
+      return undefined;
+    }
+    if (typeof method !== 'string') return failure(null, McpError.invalidRequest('The request has no method')).response;
+    if (!('id' in message)) {
+      if (this.services.enabled) dispatcher.notification(method, message['params'], this.session);
+      return undefined;
+    }
+    const { id } = message;
+    const params = message['params'] ?? {};
+    if (!isJsonRpcId(id)) return failure(null, McpError.invalidRequest('The request id must be a string or a number')).response;
+    if (!isJsonObject(params)) return failure(id, McpError.invalidRequest('params must be an object')).response;
+    if (!this.services.enabled) return failure(id, this.services.refusal.legacyRequest(method, params)).response;
+
+    const request = { id, method, params };
+    if (method === 'initialize') {
+      const { result, claims } = dispatcher.initialize(request, STDIO);
+      this.session = { claims: { ...claims, id: this.session.claims.id, issuedAt: Date.now() }, state: this.session.state };
+      return { jsonrpc: '2.0', id, result };
+    }
+    const channel: LegacyChannel = {
+      transport: STDIO,
+      signal,
+      notify: (notification) => {
+        if (!isAnswered()) this.write(notification);
+      },
+      canRequest: true,
+      request: (pushed) => this.write(pushed),
+    };
+    return dispatcher.request(request, this.session, channel);
+  }
+
+  /** Ends the session with the connection. */
+  close(): void {
+    this.services.sessions.release(this.session.claims.id);
+  }
+}
