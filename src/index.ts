@@ -1,7 +1,15 @@
 // The public API of @mocapi/nestjs. Explorers, registries' internals and wire helpers stay private.
 export { McpModule } from './mcp.module.js';
 export { MCP_OPTIONS } from './mcp.module-definition.js';
-export { McpOptionsError, type McpCacheOptions, type McpModuleOptions, type McpMrtrOptions, type ResolvedMcpOptions } from './mcp.options.js';
+export {
+  McpOptionsError,
+  type McpCacheOptions,
+  type McpLegacyOptions,
+  type McpModuleOptions,
+  type McpMrtrOptions,
+  type ResolvedMcpOptions,
+} from './mcp.options.js';
+export type { McpProtocolEra } from './legacy/protocol-era.js';
 export { INTEGRATION_ACCESS_POLICY, INTEGRATION_HTTP_AUTHENTICATOR, INTEGRATION_PRINCIPAL_SOURCE } from './mcp.tokens.js';
 
 export { McpTool, type McpToolOptions } from './decorators/mcp-tool.decorator.js';
@@ -11,7 +19,7 @@ export { McpResource, type McpResourceOptions } from './decorators/mcp-resource.
 export { McpResourceTemplate, type McpResourceTemplateOptions } from './decorators/mcp-resource-template.decorator.js';
 export type { McpCompleter, McpCompletionContext } from './decorators/mcp-completer.js';
 export { McpProperty, type McpPropertyOptions } from './schema/mcp-property.decorator.js';
-export { RequestedSchemaBuilder } from './schema/requested-schema.builder.js';
+export { RequestedSchemaBuilder, type ChooseOptions, type ChooseManyOptions, type ChoiceValues } from './schema/requested-schema.builder.js';
 
 export { McpExecutionContext } from './discovery/mcp-execution-context.js';
 export { McpToolRegistry } from './discovery/mcp-tool.registry.js';
@@ -47,6 +55,6 @@ export {
 export { McpError } from './protocol/mcp.error.js';
 export { McpErrorCode } from './protocol/mcp-error-codes.js';
 export { McpHttpChallenge } from './protocol/mcp-http-challenge.js';
-export { PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './protocol/protocol-version.js';
+export { LEGACY_PROTOCOL_VERSIONS, PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './protocol/protocol-version.js';
 export type { McpExchange, McpTransportInfo } from './protocol/mcp-exchange.js';
 export type * from './protocol/wire-types.js';
