@@ -1,0 +1,32 @@
+import { McpOptionsError, resolveMcpOptions } from './mcp.options.js';
+
+const BASE = { name: 'orders', version: '1.0.0' };
+
+describe('resolveMcpOptions: eras and the 2025-era leg', () => {
+  it('serves both eras by default, with the documented legacy defaults', () => {
+    const options = resolveMcpOptions(BASE);
+    expect(options.eras).toEqual({ modern: true, legacy: true });
+    expect(options.legacy).toEqual({ maxInputRounds: 8, inputRoundTimeoutMs: 300_000, sessionTtlMs: 86_400_000, maxSessions: 10_000 });
+  });
+
+  it('selects one era', () => {
+    expect(resolveMcpOptions({ ...BASE, eras: ['modern'] }).eras).toEqual({ modern: true, legacy: false });
+    expect(resolveMcpOptions({ ...BASE, eras: ['legacy'] }).eras).toEqual({ modern: false, legacy: true });
+  });
+
+  it.each([[[]], [['future']], ['modern']])('refuses eras %p, saying what to set', (eras) => {
+    expect(() => resolveMcpOptions({ ...BASE, eras: eras as never })).toThrow(/`eras` must be a non-empty array of 'modern' and\/or 'legacy'/);
+  });
+
+  it('lists every bad legacy setting at once', () => {
+    try {
+      resolveMcpOptions({ ...BASE, legacy: { maxInputRounds: 0, inputRoundTimeoutMs: 1.5, sessionTtlMs: -1, maxSessions: Number.NaN } });
+      throw new Error('not refused');
+    } catch (error) {
+      expect(error).toBeInstanceOf(McpOptionsError);
+      for (const key of ['maxInputRounds', 'inputRoundTimeoutMs', 'sessionTtlMs', 'maxSessions']) {
+        expect((error as Error).message).toContain(`\`legacy.${key}\` must be a positive integer`);
+      }
+    }
+  });
+});
