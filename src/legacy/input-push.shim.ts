@@ -89,7 +89,7 @@ export class InputPushShim {
       };
       const timer = setTimeout(() => {
         settle();
-        reject(new LegacyInputError(`The client did not answer ${request.method} within ${Math.round(timeoutMs / 1000)} s (legacy.inputRoundTimeoutMs).`));
+        reject(new LegacyInputError(`The client did not answer ${request.method} within ${seconds(timeoutMs)} s (legacy.inputRoundTimeoutMs).`));
       }, timeoutMs);
       timer.unref();
       if (signal.aborted) return onAbort();
@@ -108,6 +108,11 @@ export class InputPushShim {
       channel.request({ jsonrpc: '2.0', id, method: request.method, params: paramsFor(request, session.claims.protocolVersion) });
     });
   }
+}
+
+/** 300000 → "300", 1500 → "1.5". */
+function seconds(ms: number): string {
+  return String(Math.round(ms / 100) / 10);
 }
 
 /** The request's params as the session's revision spells them. */

@@ -197,7 +197,7 @@ describe.each(ADAPTERS)('the 2025-era leg over Streamable HTTP, on %s', (adapter
       const stream = await wire.stream('tools/call', { name: 'ask_name' }, 'call-5');
       const done = await stream.waitFor((m) => m.id === 'call-5', 5000);
       expect(done.result.isError).toBe(true);
-      expect(done.result.content[0].text).toContain('did not answer elicitation/create within');
+      expect(done.result.content[0].text).toContain('did not answer elicitation/create within 1.5 s');
       // A late answer finds nothing waiting.
       const late = stream.messages.find((m) => m.method === 'elicitation/create');
       expect((await wire.answer(late.id, { action: 'accept', content: { name: 'Late' } })).status).toBe(400);

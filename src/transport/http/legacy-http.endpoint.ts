@@ -55,6 +55,8 @@ export class LegacyHttpEndpoint {
     const request = requestOf(message);
     if (request instanceof McpError) return writer.respond(400, failure(isJsonRpcId(message['id']) ? message['id'] : null, request).response);
 
+    // While the client's user thinks about a question, comments keep proxies from closing the stream.
+    let keepAlive: NodeJS.Timeout | undefined;
     const channel: LegacyChannel = {
       transport,
       get signal() {
@@ -62,11 +64,18 @@ export class LegacyHttpEndpoint {
       },
       notify: (notification) => writer.notify(notification),
       canRequest: acceptsEventStream(req.headers.accept),
-      request: (pushed) => writer.notify(pushed),
+      request: (pushed) => {
+        writer.notify(pushed);
+        keepAlive ??= setInterval(() => writer.comment('keep-alive'), KEEP_ALIVE_MS).unref();
+      },
     };
-    const response = await this.legacy.request(request, session, channel);
-    if (response) writer.respond(200, response);
-    else writer.endWithoutResponse();
+    try {
+      const response = await this.legacy.request(request, session, channel);
+      if (response) writer.respond(200, response);
+      else writer.endWithoutResponse();
+    } finally {
+      clearInterval(keepAlive);
+    }
   }
 
   /** GET: the session's standalone SSE stream. */

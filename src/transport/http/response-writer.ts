@@ -28,6 +28,11 @@ export class ResponseWriter {
     this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
   }
 
+  /** An SSE comment line (keep-alive) on a stream already open; ignored otherwise. */
+  comment(text: string): void {
+    if (this.streaming && !this.closed) this.res.write(`: ${text}\n\n`);
+  }
+
   /** Ends the answer without a response (a cancelled 2025-era call): an SSE stream that just closes. */
   endWithoutResponse(): void {
     if (this.closed) return;
