@@ -27,7 +27,10 @@ import { McpToolFactory } from './discovery/mcp-tool.factory.js';
 import { McpToolRegistry } from './discovery/mcp-tool.registry.js';
 import { MCP_MODULE_OPTIONS, MCP_OPTIONS, McpConfigurableModule } from './mcp.module-definition.js';
 import { type McpModuleOptions, type ResolvedMcpOptions, resolveMcpOptions } from './mcp.options.js';
-import { INTEGRATION_ACCESS_POLICY, INTEGRATION_PRINCIPAL_SOURCE } from './mcp.tokens.js';
+import { INTEGRATION_ACCESS_POLICY, INTEGRATION_FLOW_STORE, INTEGRATION_PRINCIPAL_SOURCE } from './mcp.tokens.js';
+import { McpFlowStore } from './mrtr/mcp-flow.store.js';
+import { InMemoryFlowStore } from './mrtr/in-memory-flow.store.js';
+import { ExactlyOnceCompletion } from './dispatch/exactly-once.completion.js';
 import { AesGcmRequestStateCodec } from './mrtr/aes-gcm-request-state.codec.js';
 import { ElicitationContext } from './mrtr/elicitation.context.js';
 import { McpClock, SystemClock } from './mrtr/mcp-clock.js';
@@ -70,6 +73,16 @@ const seams: Provider[] = [
     inject: [MCP_OPTIONS, ModuleRef, { token: INTEGRATION_PRINCIPAL_SOURCE, optional: true }],
   },
   {
+    // Same precedence as the principal source: the application's > an integration's > in memory.
+    provide: McpFlowStore,
+    useFactory: async (options: ResolvedMcpOptions, moduleRef: ModuleRef, clock: McpClock, integration?: McpFlowStore) => {
+      const own = options.flowStore;
+      if (own) return typeof own === 'function' ? moduleRef.create(own) : own;
+      return integration ?? new InMemoryFlowStore(clock);
+    },
+    inject: [MCP_OPTIONS, ModuleRef, McpClock, { token: INTEGRATION_FLOW_STORE, optional: true }],
+  },
+  {
     provide: McpAccessPolicy,
     useFactory: (integration?: McpAccessPolicy) => integration ?? new AllowAllAccessPolicy(),
     inject: [{ token: INTEGRATION_ACCESS_POLICY, optional: true }],
@@ -103,6 +116,7 @@ const methodGroups: Provider[] = [
     ListPager,
     MrtrEngine,
     MrtrCallRunner,
+    ExactlyOnceCompletion,
     ElicitationContext,
     McpProgressReporter,
     McpClientLogger,
@@ -141,6 +155,7 @@ const methodGroups: Provider[] = [
     LegacySessions,
     RequestStateCodec,
     McpClock,
+    McpFlowStore,
   ],
 })
 export class McpModule extends McpConfigurableModule {}

@@ -1,7 +1,9 @@
 import type { Type } from '@nestjs/common';
 import type { McpPrincipalSource } from './mrtr/mcp-principal.source.js';
+import type { McpFlowStore } from './mrtr/mcp-flow.store.js';
 import type { CacheScope } from './protocol/wire-types.js';
 import type { McpProtocolEra } from './legacy/protocol-era.js';
+import type { ChangedQuestionPolicy } from './mrtr/replay-session.js';
 
 /** Settings of the stateless elicitation flow (requestState). */
 export interface McpMrtrOptions {
@@ -18,6 +20,20 @@ export interface McpMrtrOptions {
   maxFlowMs?: number;
   /** The largest requestState accepted, in characters, checked before decrypting. Default 65536. */
   maxTokenBytes?: number;
+  /**
+   * What a question that changed between rounds does: `'fail'` (default, strict: -32602
+   * `ledger_mismatch`) or `'reask'` (drop the answers from there on and ask the new question).
+   * Each elicit can choose for itself with its `whenChanged` option.
+   */
+  whenChanged?: ChangedQuestionPolicy;
+  /** How many changed questions one flow may re-ask before it fails. Default 3. */
+  maxReasks?: number;
+  /**
+   * Exactly-once completion for every tool (else per tool, `@McpTool({ exactlyOnce: true })`): the
+   * first completion of a flow is recorded in the `McpFlowStore`, and a replayed or concurrent final
+   * round gets that result without running the handler again. Default false.
+   */
+  exactlyOnce?: boolean;
 }
 
 /** How the endpoint serves 2025-era clients (those that open with `initialize`). */
@@ -92,6 +108,11 @@ export interface McpModuleOptions {
    * the anonymous default.
    */
   principalSource?: Type<McpPrincipalSource> | McpPrincipalSource;
+  /**
+   * The application's own store of exactly-once completions: it wins over an integration module's
+   * and over the in-memory default.
+   */
+  flowStore?: Type<McpFlowStore> | McpFlowStore;
 }
 
 /** Options after defaults were applied and validation passed. */
@@ -111,6 +132,7 @@ export interface ResolvedMcpOptions {
   readonly eras: { readonly modern: boolean; readonly legacy: boolean };
   readonly legacy: Readonly<Required<McpLegacyOptions>>;
   readonly principalSource?: Type<McpPrincipalSource> | McpPrincipalSource;
+  readonly flowStore?: Type<McpFlowStore> | McpFlowStore;
 }
 
 /** Thrown at startup when options are wrong; the message says what to set. */
@@ -154,6 +176,13 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
   for (const key of ['ttlMs', 'maxFlowMs', 'maxTokenBytes'] as const) {
     if (mrtr[key] !== undefined && !positiveInteger(mrtr[key])) problems.push(`\`mrtr.${key}\` must be a positive integer`);
   }
+  if (mrtr.whenChanged !== undefined && mrtr.whenChanged !== 'fail' && mrtr.whenChanged !== 'reask') {
+    problems.push("`mrtr.whenChanged` must be 'fail' or 'reask'");
+  }
+  if (mrtr.maxReasks !== undefined && !(Number.isInteger(mrtr.maxReasks) && mrtr.maxReasks >= 0)) {
+    problems.push('`mrtr.maxReasks` must be an integer >= 0');
+  }
+  if (mrtr.exactlyOnce !== undefined && typeof mrtr.exactlyOnce !== 'boolean') problems.push('`mrtr.exactlyOnce` must be a boolean');
   if (mrtr.secrets !== undefined && !Array.isArray(mrtr.secrets)) {
     problems.push('`mrtr.secrets` must be an array of strings (the first seals, all open)');
   }
@@ -187,5 +216,6 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
       maxSessions: legacy.maxSessions ?? 10_000,
     },
     principalSource: o.principalSource,
+    flowStore: o.flowStore,
   };
 }

@@ -23,3 +23,11 @@ export const INTEGRATION_ACCESS_POLICY = Symbol.for('mocapi:integration-access-p
  * @publicApi
  */
 export const INTEGRATION_HTTP_AUTHENTICATOR = Symbol.for('mocapi:integration-http-authenticator');
+/**
+ * Integration slot for the `McpFlowStore` that records exactly-once completions (e.g. a shared
+ * Redis store for several nodes). An application's own `flowStore` option wins; with neither, the
+ * in-memory store is used.
+ *
+ * @publicApi
+ */
+export const INTEGRATION_FLOW_STORE = Symbol.for('mocapi:integration-flow-store');

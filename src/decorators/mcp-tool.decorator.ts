@@ -19,6 +19,13 @@ export interface McpToolOptions {
   outputSchema?: JsonSchema;
   /** Extra `_meta` advertised with the tool in tools/list. */
   _meta?: Record<string, unknown>;
+  /**
+   * Exactly-once completion of this tool's elicitation flows: the first completion of a flow is
+   * recorded, and a replayed or concurrent final round gets that result without running the
+   * handler again (default: `mrtr.exactlyOnce`, itself false). Results with `isError` are not
+   * recorded, so a failed round can be retried.
+   */
+  exactlyOnce?: boolean;
 }
 
 /**

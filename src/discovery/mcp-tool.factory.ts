@@ -46,6 +46,7 @@ export class McpToolFactory {
       handler: this.handlers.create(instance, methodName),
       validate: inputDto ? compileDtoValidator(inputDto) : undefined,
       headerParams: inputDto ? mcpHeaderParams(inputDto) : headerParamsOfSchema(inputSchema),
+      exactlyOnce: options.exactlyOnce,
     };
   }
 }

@@ -13,4 +13,6 @@ export interface RegisteredTool extends Registered {
   readonly validate?: DtoValidatorFn;
   /** Arguments mirrored in `Mcp-Param-{header}` HTTP headers (`x-mcp-header`). */
   readonly headerParams: readonly McpHeaderParam[];
+  /** `@McpTool({ exactlyOnce })`; undefined means the module's default. */
+  readonly exactlyOnce?: boolean;
 }

@@ -51,7 +51,7 @@ describe('LegacySessionCodec', () => {
 
   it('never takes a requestState for a session id, nor the reverse (a purpose in the AAD)', () => {
     const { sessions, states, clock } = setUp();
-    const state = states.seal({ method: 'tools/call', target: 't', argsDigest: 'd', principal: null, ledger: [], issuedAt: clock.now(), startedAt: clock.now() });
+    const state = states.seal({ method: 'tools/call', target: 't', argsDigest: 'd', principal: null, flowId: 'f', ledger: [], issuedAt: clock.now(), startedAt: clock.now() });
     expect(sessions.open(state)).toBeUndefined();
     const { token } = sessions.issue(CLAIMS);
     expect(() => states.open(token)).toThrow(expect.objectContaining({ reason: 'authentication_failed' }));

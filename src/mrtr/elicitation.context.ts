@@ -107,6 +107,15 @@ export class ElicitationContext {
     return planned.map((p, i) => p.read(answers[i]!)) as BatchAnswers<P>;
   }
 
+  /**
+   * The id of the current flow: the same on every round of one call's elicitation flow (it travels
+   * sealed in the requestState), new for each fresh call. Key your own idempotency records on it,
+   * e.g. an order created once per flow however often the final round is replayed.
+   */
+  get flowId(): string {
+    return currentSession().flowId;
+  }
+
   /** Whether the client declared elicitation in this mode on this request. */
   canElicit(mode: 'form' | 'url' = 'form'): boolean {
     return currentSession().canElicit(mode);

@@ -6,7 +6,7 @@ import type {
   ListRootsResult,
 } from '../protocol/wire-types.js';
 import { RequestedSchemaBuilder } from '../schema/requested-schema.builder.js';
-import type { PendingInput } from './replay-session.js';
+import type { ChangedQuestionPolicy, PendingInput } from './replay-session.js';
 
 /** The answer to a form elicitation: typed content when the user accepted, nothing otherwise. */
 export type ElicitAnswer<T> = { action: 'accept'; content: T } | { action: 'decline' | 'cancel'; content?: undefined };
@@ -20,6 +20,18 @@ export interface UrlElicitAnswer {
 export interface InputRequestOptions {
   /** Names the request on the wire; default `elicit-<ordinal>` / `sample-<ordinal>` / `roots-<ordinal>`. */
   key?: string;
+  /**
+   * When this question differs on a retry from the one the client was asked at this position
+   * (say, the choices offered changed meanwhile): `'reask'` drops the answers from here on and asks
+   * the new question; `'fail'` ends the call with `ElicitationLedgerMismatchException`. Default:
+   * `McpModule.forRoot({ mrtr: { whenChanged } })`, itself `'fail'`.
+   */
+  whenChanged?: ChangedQuestionPolicy;
+}
+
+/** The parts of the options every kind of input request shares. */
+function common(options: InputRequestOptions | undefined): Pick<PendingInput, 'key' | 'whenChanged'> {
+  return { key: options?.key, whenChanged: options?.whenChanged };
 }
 
 /** One question of a batch, and how its wire answer becomes the typed answer `A`. */
@@ -56,7 +68,7 @@ export class InputBatchBuilder {
     }
     return new PlannedInput(
       {
-        key: options?.key,
+        ...common(options),
         request: { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: built.build() } },
       },
       (answer) => {
@@ -71,7 +83,7 @@ export class InputBatchBuilder {
     if (typeof message !== 'string') throw new TypeError('elicitUrl(message, url): message must be a string');
     if (typeof url !== 'string' || !URL.canParse(url)) throw new TypeError('elicitUrl(message, url): url must be an absolute URL');
     return new PlannedInput(
-      { key: options?.key, request: { method: 'elicitation/create', params: { mode: 'url', message, url } } },
+      { ...common(options), request: { method: 'elicitation/create', params: { mode: 'url', message, url } } },
       (answer) => ({ action: (answer as ElicitResult).action }),
     );
   }
@@ -79,13 +91,13 @@ export class InputBatchBuilder {
   /** A sampling request (deprecated by the spec, still allowed). */
   sample(params: CreateMessageRequestParams, options?: InputRequestOptions): PlannedInput<CreateMessageResult> {
     return new PlannedInput(
-      { key: options?.key, request: { method: 'sampling/createMessage', params } },
+      { ...common(options), request: { method: 'sampling/createMessage', params } },
       (answer) => answer as CreateMessageResult,
     );
   }
 
   /** A roots request (deprecated by the spec, still allowed). */
   listRoots(options?: InputRequestOptions): PlannedInput<ListRootsResult> {
-    return new PlannedInput({ key: options?.key, request: { method: 'roots/list', params: {} } }, (answer) => answer as ListRootsResult);
+    return new PlannedInput({ ...common(options), request: { method: 'roots/list', params: {} } }, (answer) => answer as ListRootsResult);
   }
 }

@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { MCP_OPTIONS } from '../mcp.module-definition.js';
+import type { ResolvedMcpOptions } from '../mcp.options.js';
 import type { ClientCapabilities, InputRequiredResult } from '../protocol/wire-types.js';
 import { InvalidRequestStateException } from './exceptions/invalid-request-state.exception.js';
 import type { InputRequiredException } from './exceptions/input-required.exception.js';
@@ -33,6 +35,7 @@ export class MrtrEngine {
   constructor(
     private readonly codec: RequestStateCodec,
     private readonly clock: McpClock,
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
 
   begin(call: MrtrCall): ReplaySession {
@@ -50,6 +53,8 @@ export class MrtrEngine {
       inputResponses,
       clientCapabilities: call.clientCapabilities,
       now: this.clock.now(),
+      whenChanged: this.options.mrtr.whenChanged,
+      maxReasks: this.options.mrtr.maxReasks,
     });
     sessionCodecs.set(session, this.codec);
     return session;

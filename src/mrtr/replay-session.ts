@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { McpError } from '../protocol/mcp.error.js';
 import type { ClientCapabilities, CreateMessageRequestParams, InputRequest, InputResponse } from '../protocol/wire-types.js';
 import { canonicalJson, sha256Base64url } from './canonical-json.js';
@@ -16,7 +17,16 @@ export type PendingInput = {
   request: InputRequest;
   /** Refuses an answer that has the right shape but is still unusable: the question is asked again. */
   validate?: (answer: InputResponse) => boolean;
+  /** What a changed question at this position does; default: the session's {@link ReplaySessionInit.whenChanged}. */
+  whenChanged?: ChangedQuestionPolicy;
 };
+
+/**
+ * What happens when, on a retry, the handler asks something else at a position the client already
+ * answered or was asked: `'fail'` (strict: `ElicitationLedgerMismatchException`) or `'reask'` (the
+ * answers from that position on are dropped and the new question is asked).
+ */
+export type ChangedQuestionPolicy = 'fail' | 'reask';
 
 /** What a call's replay starts from. */
 export interface ReplaySessionInit {
@@ -28,6 +38,10 @@ export interface ReplaySessionInit {
   clientCapabilities: ClientCapabilities;
   /** When the call started (ms epoch): the next token's `issuedAt`. */
   now: number;
+  /** Default `'fail'`. */
+  whenChanged?: ChangedQuestionPolicy;
+  /** How many changed questions one flow may re-ask before it fails; default 3. */
+  maxReasks?: number;
 }
 
 /**
@@ -44,14 +58,19 @@ export class ReplaySession {
   readonly binding: RequestBinding;
   private readonly ledger: LedgerSlot[];
   /** How many ledger slots came with the requestState: only those may take new answers on a retry. */
-  private readonly stateSlots: number;
+  private stateSlots: number;
   private readonly hasState: boolean;
   private readonly responses: ReadonlyMap<string, Record<string, unknown>>;
   private readonly usedKeys = new Set<string>();
   private readonly keysThisRun = new Set<string>();
   private readonly capabilities: ClientCapabilities;
   private readonly now: number;
-  private readonly startedAt: number;
+  /** When the flow's first round started (ms epoch): its lifetime counts from here. */
+  readonly startedAt: number;
+  private readonly whenChanged: ChangedQuestionPolicy;
+  private readonly maxReasks: number;
+  private reasks: number;
+  private id: string | undefined;
   private cursor = 0;
   private closed = false;
   private signal: InputRequiredException | undefined;
@@ -65,6 +84,24 @@ export class ReplaySession {
     this.capabilities = init.clientCapabilities ?? {};
     this.now = init.now;
     this.startedAt = init.state?.startedAt ?? init.now;
+    this.id = init.state?.flowId;
+    this.reasks = init.state?.reasks ?? 0;
+    this.whenChanged = init.whenChanged ?? 'fail';
+    this.maxReasks = init.maxReasks ?? 3;
+  }
+
+  /**
+   * The flow's id: carried by the requestState of a retry, made for a first round (and then sealed
+   * into every token of the flow). Stable across all rounds, so handlers can key their own
+   * idempotency on it.
+   */
+  get flowId(): string {
+    return (this.id ??= randomBytes(16).toString('base64url'));
+  }
+
+  /** Whether this call continues a flow (it carried a requestState). */
+  get isRetry(): boolean {
+    return this.hasState;
   }
 
   /**
@@ -99,7 +136,7 @@ export class ReplaySession {
         slot = { key, kind, fingerprint };
         this.ledger.push(slot);
       } else if (slot.key !== key || slot.fingerprint !== fingerprint) {
-        throw new ElicitationLedgerMismatchException(ordinal, slot.key);
+        slot = this.replaceChanged(ordinal, slot, { key, kind, fingerprint }, input.whenChanged ?? this.whenChanged);
       }
 
       // Answers land only on questions the client was actually asked: the pending slots of the
@@ -135,6 +172,8 @@ export class ReplaySession {
       target,
       argsDigest,
       principal,
+      flowId: this.flowId,
+      ...(this.reasks > 0 && { reasks: this.reasks }),
       ledger: exception.ledger.map((slot) => ({ ...slot })),
       issuedAt: this.now,
       startedAt: this.startedAt,
@@ -170,6 +209,21 @@ export class ReplaySession {
 
   canListRoots(): boolean {
     return supportsRoots(this.capabilities);
+  }
+
+  /**
+   * A different question at a known position: strict mode fails; re-ask mode drops the answers from
+   * there on (they answered other questions) and asks the new one, a bounded number of times.
+   */
+  private replaceChanged(ordinal: number, old: LedgerSlot, next: LedgerSlot, policy: ChangedQuestionPolicy): LedgerSlot {
+    if (policy !== 'reask') throw new ElicitationLedgerMismatchException(ordinal, old.key);
+    if (this.reasks >= this.maxReasks) throw new ElicitationLedgerMismatchException(ordinal, old.key, this.reasks);
+    this.reasks++;
+    this.ledger.length = ordinal - 1;
+    // Whatever the client sent this round answered the old questions: none of it lands from here on.
+    this.stateSlots = Math.min(this.stateSlots, ordinal - 1);
+    this.ledger.push(next);
+    return next;
   }
 
   private merge(slot: LedgerSlot, request: InputRequest, validate: PendingInput['validate']): void {

@@ -28,6 +28,13 @@ export interface LedgerSlot {
 
 /** Everything a requestState carries: the server keeps nothing else between rounds. */
 export interface RequestStatePayload extends RequestBinding {
+  /**
+   * Names the flow: made when its first round is sealed and carried unchanged by every later token
+   * (two answers to one round fork the flow but keep its id). Keys exactly-once completion.
+   */
+  flowId: string;
+  /** How many times a changed question was re-asked in this flow (bounded); absent means none. */
+  reasks?: number;
   ledger: LedgerSlot[];
   /** When this token was sealed (ms epoch): the per-round TTL counts from here. */
   issuedAt: number;

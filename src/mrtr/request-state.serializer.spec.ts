@@ -7,6 +7,7 @@ const payload: RequestStatePayload = {
   target: 'plan-trip',
   argsDigest: 'digest',
   principal: null,
+  flowId: 'flow-1',
   issuedAt: 1_700_000_000_500,
   startedAt: 1_700_000_000_000,
   ledger: [

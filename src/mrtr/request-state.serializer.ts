@@ -6,7 +6,8 @@ import { defaultSlotKey, type LedgerSlot, type LedgerSlotKind, type RequestState
  * The compact JSON inside a requestState. Every byte is paid on every retry, so members have
  * one-letter names and a ledger slot is a short array:
  *
- *   {"m":method,"t":target,"a":argsDigest,"p":principal|null,"i":issuedAt,"s":startedAt,"l":[slot...]}
+ *   {"m":method,"t":target,"a":argsDigest,"p":principal|null,"f":flowId,"i":issuedAt,"s":startedAt,
+ *    "r":reasks (only when > 0),"l":[slot...]}
  *   slot = [kind, fingerprint]                  pending, default key
  *        | [kind, fingerprint, answer]          answered, default key
  *        | [kind, fingerprint, answer|0, key]   explicit key (0 = pending)
@@ -42,8 +43,10 @@ export function serializeRequestState(payload: RequestStatePayload): string {
     t: payload.target,
     a: payload.argsDigest,
     p: payload.principal,
+    f: payload.flowId,
     i: payload.issuedAt,
     s: payload.startedAt,
+    ...(payload.reasks && { r: payload.reasks }),
     l: ledger,
   });
 }
@@ -61,12 +64,15 @@ export function deserializeRequestState(text: string): RequestStatePayload {
     throw new InvalidRequestStateException('malformed');
   }
   if (!isRecord(raw)) throw new InvalidRequestStateException('malformed');
-  const { m, t, a, p, i, s, l } = raw;
+  const { m, t, a, p, f, i, s, r, l } = raw;
   if (
     typeof m !== 'string' ||
     typeof t !== 'string' ||
     typeof a !== 'string' ||
     (p !== null && typeof p !== 'string') ||
+    typeof f !== 'string' ||
+    f === '' ||
+    (r !== undefined && !(Number.isSafeInteger(r) && (r as number) > 0)) ||
     !Number.isSafeInteger(i) ||
     !Number.isSafeInteger(s) ||
     !Array.isArray(l)
@@ -78,6 +84,8 @@ export function deserializeRequestState(text: string): RequestStatePayload {
     target: t,
     argsDigest: a,
     principal: p,
+    flowId: f,
+    ...(r !== undefined && { reasks: r as number }),
     issuedAt: i as number,
     startedAt: s as number,
     ledger: l.map(readSlot),

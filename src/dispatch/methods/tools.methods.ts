@@ -9,6 +9,7 @@ import type { McpInbound } from '../mcp-inbound.js';
 import type { McpMethodGroup, MethodHandler } from '../method-handler.js';
 import { ListPager } from '../list-pager.js';
 import { ResultStamp } from '../result-stamp.js';
+import { ExactlyOnceCompletion } from '../exactly-once.completion.js';
 import { isInputRequiredResult, toCallToolResult, toolErrorResult } from '../tool-result.normalizer.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
 
@@ -21,6 +22,7 @@ export class ToolsMethods implements McpMethodGroup {
     private readonly calls: MrtrCallRunner,
     private readonly lists: ListPager,
     private readonly stamp: ResultStamp,
+    private readonly once: ExactlyOnceCompletion,
   ) {}
 
   enabled(): boolean {
@@ -60,14 +62,16 @@ export class ToolsMethods implements McpMethodGroup {
       }
       input = validation.value;
     }
-    try {
-      const value = await this.calls.invoke(session, exchange, () => tool.handler.invoke(input, exchange));
-      return this.stamp.stamp(isInputRequiredResult(value) ? value : toCallToolResult(value));
-    } catch (error) {
-      if (error instanceof McpError) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      return this.stamp.complete(toolErrorResult(message || 'Tool failed'));
-    }
+    return this.once.run(session, tool.exactlyOnce, async () => {
+      try {
+        const value = await this.calls.invoke(session, exchange, () => tool.handler.invoke(input, exchange));
+        return this.stamp.stamp(isInputRequiredResult(value) ? value : toCallToolResult(value));
+      } catch (error) {
+        if (error instanceof McpError) throw error;
+        const message = error instanceof Error ? error.message : String(error);
+        return this.stamp.complete(toolErrorResult(message || 'Tool failed'));
+      }
+    });
   }
 }
 
