@@ -36,6 +36,33 @@ describe.each(['express', 'fastify'] as const)('the sample server, through @moca
     expect(bookings.all()).toHaveLength(1);
   });
 
+  it('books exactly one table when the final round is replayed 50 times at once', async () => {
+    const bookings = mcp.app.get(BookingService);
+    const first = await mcp.callTool('book_table', booking);
+    const second = await first.respond({ 'elicit-1': { action: 'accept', content: { time: '20:00' } } });
+    const replays = await Promise.all(Array.from({ length: 50 }, () => second.respond({ 'elicit-2': { action: 'accept', content: { confirm: true } } })));
+    expect(bookings.all()).toHaveLength(1);
+    const references = new Set(replays.map((r) => (r.result['structuredContent'] as { reference: string }).reference));
+    expect([...references]).toEqual([bookings.all()[0]!.reference]);
+  });
+
+  it('asks the time again when another guest took the chosen seating between two rounds', async () => {
+    const bookings = mcp.app.get(BookingService);
+    const first = await mcp.callTool('book_table', booking);
+    const second = await first.respond({ 'elicit-1': { action: 'accept', content: { time: '21:00' } } });
+    // Four other guests take every table at 21:00 before this guest confirms.
+    for (let i = 0; i < 4; i++) bookings.book({ ...booking, name: `Guest ${i}`, time: '21:00' });
+    const third = await second.respond({ 'elicit-2': { action: 'accept', content: { confirm: true } } });
+    expect(third.isComplete).toBe(false);
+    const question = Object.values(third.inputRequests)[0]!;
+    expect(question.params).toMatchObject({ message: 'Which time would you like on 2026-12-24?' });
+    expect(JSON.stringify(question.params)).not.toContain('21:00');
+    const fourth = await third.respond({ 'elicit-1': { action: 'accept', content: { time: '20:30' } } });
+    const done = await fourth.respond({ 'elicit-2': { action: 'accept', content: { confirm: true } } });
+    expect(done.result['structuredContent']).toMatchObject({ time: '20:30' });
+    expect(bookings.all().filter((b) => b.name === 'Ada')).toHaveLength(1);
+  });
+
   it('makes no booking when the guest declines', async () => {
     const { result, rounds } = await mcp.callToolAnswering('book_table', booking, (request) =>
       String((request.params as { message: string }).message).startsWith('Which') ? { action: 'accept', content: { time: '18:00' } } : { action: 'decline' },

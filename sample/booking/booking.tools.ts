@@ -19,15 +19,20 @@ export class BookingTools {
 
   /**
    * Asks the guest to pick a seating, then to confirm. Everything before the last elicit re-runs
-   * on each round trip, so the booking itself happens only after the final answer.
+   * on each round trip, so the booking itself happens only after the final answer, and
+   * `exactlyOnce` makes sure a replayed final round (a client retrying a timed-out POST) books
+   * nothing more: it gets the first booking's result. When another guest takes a seating between
+   * two rounds, the offered times change and the question is simply asked again.
    */
-  @McpTool({ name: 'book_table', title: 'Book a table', description: 'Books a table, asking the guest to choose a time and confirm' })
+  @McpTool({ name: 'book_table', title: 'Book a table', description: 'Books a table, asking the guest to choose a time and confirm', exactlyOnce: true })
   async bookTable(input: BookTableDto) {
     const times = this.bookings.availableTimes(input.date);
     if (times.length === 0) return `Sorry, we are fully booked on ${input.date}.`;
 
-    const choice = await this.elicitation.elicit(`Which time would you like on ${input.date}?`, (s) =>
-      s.choose('time', times, { title: 'Seating' }),
+    const choice = await this.elicitation.elicit(
+      `Which time would you like on ${input.date}?`,
+      (s) => s.choose('time', times, { title: 'Seating' }),
+      { whenChanged: 'reask' },
     );
     if (choice.action !== 'accept') return 'No booking made.';
 
