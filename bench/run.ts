@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: starts each server on 127.0.0.1 in turn, checks its answer to every
- * workload with a probe request, loads it with autocannon (warm-up, then measured), stops it,
+ * workload with a probe request, loads it with autocannon (warm-up, then measured; the 2025-era
+ * elicitation round with its own loop, legacy-rounds.ts), stops it,
  * and prints one table with req/s, p50, p99 and the ratios to the baselines, the target
  * checks, and the requestState micro-benchmark. Speed is reported, never asserted: the exit
  * code only says whether every target answered correctly and without errors.
@@ -20,11 +21,11 @@ import { parseArgs } from 'node:util';
 import { ChildServer } from './harness/child-server.js';
 import { describeEnvironment, renderEnvironment, type RunEnvironment } from './harness/environment.js';
 import { parseMessage, post } from './harness/http-client.js';
-import { measure, warmUp, type LoadSettings } from './harness/load.js';
+import { ID_PLACEHOLDER, measure, warmUp, type LoadResult, type LoadSettings } from './harness/load.js';
 import { renderMicro, type MicroRow } from './harness/micro-report.js';
 import { aggregate, evaluateChecks, renderChecks, renderTable, type Measurement } from './harness/report.js';
 import { selectTargets, TARGETS, type Target } from './harness/targets.js';
-import { WORKLOADS, WORKLOAD_IDS, type Workload, type WorkloadId } from './harness/workloads.js';
+import { WORKLOADS, WORKLOAD_IDS, type FixedRequest, type FixedWorkload, type Workload, type WorkloadId } from './harness/workloads.js';
 
 const USAGE = `usage: node dist/bench/run.js [options]
   --smoke             1 s runs after a 0.5 s warm-up, short micro-benchmark (keeps the harness working)
@@ -113,7 +114,7 @@ function parseOptions(argv: readonly string[]): Options {
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 /** Parses an autocannon response body (JSON or SSE) for the smoke-mode per-response check. */
-function bodyVerifier(workload: Workload): (body: string) => boolean {
+function bodyVerifier(workload: FixedWorkload): (body: string) => boolean {
   return (body) => {
     try {
       const contentType = body.trimStart().startsWith('{') ? 'application/json' : 'text/event-stream';
@@ -124,16 +125,78 @@ function bodyVerifier(workload: Workload): (body: string) => boolean {
   };
 }
 
-async function probe(url: string, workload: Workload, request: { headers: Record<string, string>; body: string }) {
-  const answer = await post(url, request.headers, request.body);
+let probeCounter = 0;
+
+async function probe(url: string, workload: FixedWorkload, request: FixedRequest) {
+  const body = request.idPerConnection ? request.body.replaceAll(ID_PLACEHOLDER, `probe-${++probeCounter}`) : request.body;
+  const answer = await post(url, request.headers, body);
   const problem = workload.check(answer.status, answer.message);
   return { problem, bytes: answer.bytes, raw: answer.raw };
 }
 
-/** Runs the given workloads of one target against one server instance (one TOOLS value). */
+/** Server CPU time per response over a measured run, from the two readings around it. */
+function cpuPerResponse(before: number | undefined, after: number | undefined, responses: number): number | undefined {
+  return before !== undefined && after !== undefined && responses > 0 ? ((after - before) * 1e6) / responses : undefined;
+}
+
+function logLoad(workload: Workload, load: LoadResult, options: Options): void {
+  const faults = load.non2xx + load.errors + load.timeouts + load.mismatches;
+  const unit = workload.kind === 'rounds' ? 'rounds/s' : 'req/s';
+  log(
+    load.responses === 0
+      ? `  ${workload.label}: no response completed in the measured ${options.load.durationSec} s`
+      : `  ${workload.label}: ${Math.round(load.rps).toLocaleString('en-US')} ${unit}, p50 ${load.latencyMs.p50.toFixed(2)} ms, ` +
+          `p99 ${load.latencyMs.p99.toFixed(2)} ms${faults > 0 ? `, ${faults} faulty responses` : ''}`,
+  );
+}
+
+/**
+ * A round workload (legacy-elicit): sessions per worker, a checked probe round, warm-up and
+ * measured run of the custom loop, and a probe round again.
+ */
+async function runRounds(
+  server: ChildServer,
+  target: Target,
+  workload: Extract<Workload, { kind: 'rounds' }>,
+  options: Options,
+  round: number,
+  warmupSec: number,
+): Promise<Measurement> {
+  const driver = await workload.prepare(server.url, options.load.connections);
+  try {
+    const before = await driver.probe();
+    if (before.problem) {
+      return { target: target.id, workload: workload.id, round, status: 'failed', problem: `probe: ${before.problem} (stream: ${before.raw.slice(0, 300)})` };
+    }
+    await driver.warmUp({ ...options.load, warmupSec });
+    const cpuBefore = server.cpuSeconds();
+    const load = await driver.measure(options.load);
+    const cpuAfter = server.cpuSeconds();
+    const after = await driver.probe();
+    if (after.problem) {
+      return { target: target.id, workload: workload.id, round, status: 'failed', problem: `probe after load: ${after.problem} (stream: ${after.raw.slice(0, 300)})` };
+    }
+    logLoad(workload, load, options);
+    return {
+      target: target.id,
+      workload: workload.id,
+      round,
+      status: 'ok',
+      responseBytes: before.bytes,
+      serverCpuUsPerRequest: cpuPerResponse(cpuBefore, cpuAfter, load.responses),
+      load,
+      note: driver.note,
+    };
+  } finally {
+    driver.close();
+  }
+}
+
+/** Runs the given workloads of one target against one server instance (one TOOLS value and env). */
 async function runInstance(
   target: Target,
   tools: number,
+  env: Readonly<Record<string, string>>,
   workloads: readonly Workload[],
   options: Options,
   round: number,
@@ -145,7 +208,7 @@ async function runInstance(
   };
   let server: ChildServer;
   try {
-    server = await ChildServer.start(target.script, target.env, tools);
+    server = await ChildServer.start(target.script, { ...target.env, ...env }, tools);
   } catch (error) {
     const problem = `did not start: ${(error as Error).message}`;
     log(`  TOOLS=${tools}: ${problem}`);
@@ -155,43 +218,41 @@ async function runInstance(
   try {
     for (const workload of workloads) {
       try {
-        const request = await workload.prepare(server.url);
-        const before = await probe(server.url, workload, request);
-        if (before.problem) {
-          fail(workload, `probe: ${before.problem} (body: ${before.raw.slice(0, 300)})`);
-          continue;
-        }
         // A fresh process also warms up module-level state and its heap: the first workload gets twice the warm-up.
         const firstOnServer = workload === workloads[0];
-        await warmUp(server.url, request, firstOnServer ? { ...options.load, warmupSec: 2 * options.load.warmupSec } : options.load);
-        const cpuBefore = server.cpuSeconds();
-        const load = await measure(server.url, request, options.load, options.smoke ? bodyVerifier(workload) : undefined);
-        const cpuAfter = server.cpuSeconds();
-        const serverCpuUsPerRequest =
-          cpuBefore !== undefined && cpuAfter !== undefined && load.responses > 0
-            ? ((cpuAfter - cpuBefore) * 1e6) / load.responses
-            : undefined;
-        const after = await probe(server.url, workload, request);
-        if (after.problem) {
-          fail(workload, `probe after load: ${after.problem} (body: ${after.raw.slice(0, 300)})`);
-          continue;
+        const warmupSec = firstOnServer ? 2 * options.load.warmupSec : options.load.warmupSec;
+        if (workload.kind === 'rounds') {
+          const measured = await runRounds(server, target, workload, options, round, warmupSec);
+          if (measured.status === 'failed') fail(workload, measured.problem ?? 'failed');
+          else out.push(measured);
+        } else {
+          const request = await workload.prepare(server.url);
+          const before = await probe(server.url, workload, request);
+          if (before.problem) {
+            fail(workload, `probe: ${before.problem} (body: ${before.raw.slice(0, 300)})`);
+            continue;
+          }
+          await warmUp(server.url, request, { ...options.load, warmupSec });
+          const cpuBefore = server.cpuSeconds();
+          const load = await measure(server.url, request, options.load, options.smoke ? bodyVerifier(workload) : undefined);
+          const cpuAfter = server.cpuSeconds();
+          const after = await probe(server.url, workload, request);
+          if (after.problem) {
+            fail(workload, `probe after load: ${after.problem} (body: ${after.raw.slice(0, 300)})`);
+            continue;
+          }
+          logLoad(workload, load, options);
+          out.push({
+            target: target.id,
+            workload: workload.id,
+            round,
+            status: 'ok',
+            responseBytes: before.bytes,
+            serverCpuUsPerRequest: cpuPerResponse(cpuBefore, cpuAfter, load.responses),
+            load,
+            note: request.note,
+          });
         }
-        const faults = load.non2xx + load.errors + load.timeouts + load.mismatches;
-        log(
-          load.responses === 0
-            ? `  ${workload.label}: no response completed in the measured ${options.load.durationSec} s`
-            : `  ${workload.label}: ${Math.round(load.rps).toLocaleString('en-US')} req/s, p50 ${load.latencyMs.p50.toFixed(2)} ms, ` +
-                `p99 ${load.latencyMs.p99.toFixed(2)} ms${faults > 0 ? `, ${faults} faulty responses` : ''}`,
-        );
-        out.push({
-          target: target.id,
-          workload: workload.id,
-          round,
-          status: 'ok',
-          responseBytes: before.bytes,
-          serverCpuUsPerRequest,
-          load,
-        });
       } catch (error) {
         fail(workload, (error as Error).message);
       }
@@ -216,9 +277,13 @@ async function runTarget(target: Target, options: Options, round: number): Promi
     }
   }
   const served = wanted.filter((w) => target.workloads.includes(w.id));
-  const toolCounts = [...new Set(served.map((w) => w.tools))];
-  for (const tools of toolCounts) {
-    out.push(...(await runInstance(target, tools, served.filter((w) => w.tools === tools), options, round)));
+  // One server instance per TOOLS value and extra env, in the order of the workloads' first use.
+  const envOf = (w: Workload) => target.workloadEnv?.[w.id] ?? {};
+  const instanceKey = (w: Workload) => `${w.tools} ${JSON.stringify(envOf(w))}`;
+  const keys = [...new Set(served.map(instanceKey))];
+  for (const key of keys) {
+    const group = served.filter((w) => instanceKey(w) === key);
+    out.push(...(await runInstance(target, group[0]!.tools, envOf(group[0]!), group, options, round)));
     await sleep(300);
   }
   return out;

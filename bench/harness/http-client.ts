@@ -6,6 +6,7 @@ export interface PostResult {
   readonly contentType: string;
   readonly raw: string;
   readonly bytes: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The JSON-RPC message: the JSON body, or the last `data:` event of an SSE body. */
   readonly message: unknown;
 }
@@ -46,7 +47,7 @@ export function post(
           } catch {
             message = undefined;
           }
-          resolve({ status: res.statusCode ?? 0, contentType, raw, bytes: buffer.length, message });
+          resolve({ status: res.statusCode ?? 0, contentType, raw, bytes: buffer.length, headers: res.headers, message });
         });
         res.on('error', reject);
       },

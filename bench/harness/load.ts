@@ -24,14 +24,18 @@ export interface LoadResult {
   readonly timeouts: number;
   /** Responses that failed `verify` (only counted when a verifier is given). */
   readonly mismatches: number;
-  /** autocannon's own summary, for the JSON output. */
-  readonly autocannon: {
+  /** autocannon's own summary, for the JSON output (absent for the custom round loop). */
+  readonly autocannon?: {
     readonly requestsAverage: number;
     readonly latencyP50: number;
     readonly latencyP99: number;
     readonly throughputAverage: number;
   };
 }
+
+/** Stands for the request id in a FixedRequest body with `idPerConnection`. */
+export const ID_PLACEHOLDER = '[<id>]';
+let connectionCounter = 0;
 
 function percentile(sorted: Float64Array, q: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -53,6 +57,13 @@ function once(url: string, request: FixedRequest, settings: LoadSettings, durati
         duration: durationSec,
         pipelining: 1,
         timeout: 10,
+        // Each connection sends its own id in place of "[<id>]" (see FixedRequest.idPerConnection).
+        ...(request.idPerConnection
+          ? {
+              setupClient: (client: { setBody(body: string): void }) =>
+                client.setBody(request.body.replaceAll(ID_PLACEHOLDER, `c${++connectionCounter}`)),
+            }
+          : {}),
         ...(verify ? { verifyBody: (body: string | Buffer | undefined) => verify(String(body ?? '')) } : {}),
       };
       const started = process.hrtime.bigint();

@@ -17,6 +17,8 @@ export interface Measurement {
   /** Server process CPU time (all threads) during the measured run, per response. */
   readonly serverCpuUsPerRequest?: number;
   readonly load?: LoadResult;
+  /** How the target was driven, when that needs saying (e.g. a 2025-era leg without sessions). */
+  readonly note?: string;
 }
 
 /** Target × workload over all rounds: the round with the median req/s. */
@@ -28,6 +30,7 @@ export interface Cell {
   readonly responseBytes?: number;
   readonly serverCpuUsPerRequest?: number;
   readonly load?: LoadResult;
+  readonly note?: string;
   readonly rpsPerRound: readonly number[];
 }
 
@@ -52,6 +55,7 @@ export function aggregate(measurements: readonly Measurement[]): Cell[] {
         responseBytes: median.responseBytes,
         serverCpuUsPerRequest: median.serverCpuUsPerRequest,
         load: median.load,
+        note: median.note,
         rpsPerRound: all.map((m) => m.load?.rps ?? Number.NaN),
       });
     }
@@ -94,7 +98,8 @@ export function renderTable(cells: readonly Cell[], markdown = false): string {
     for (const cell of cells.filter((c) => c.workload === workload)) {
       const label = WORKLOADS[workload].label;
       if (cell.status !== 'ok' || !cell.load) {
-        const note = cell.status === 'n/a' ? (TARGETS.find((t) => t.id === cell.target)?.note ?? 'n/a') : (cell.problem ?? '');
+        const target = TARGETS.find((t) => t.id === cell.target);
+        const note = cell.status === 'n/a' ? (target?.notes?.[workload] ?? target?.note ?? 'n/a') : (cell.problem ?? '');
         const row = [label, targetLabel(cell.target), cell.status, '', '', '', '', '', '', '', note.split('\n')[0]!.slice(0, 100)];
         if (severalRounds) row.splice(10, 0, '');
         rows.push(row);
@@ -113,7 +118,7 @@ export function renderTable(cells: readonly Cell[], markdown = false): string {
           ? `non2xx ${cell.load.non2xx}, errors ${cell.load.errors}, timeouts ${cell.load.timeouts}, mismatches ${cell.load.mismatches}`
           : cell.load.responses === 0
             ? 'no response completed in the measured window'
-            : '';
+            : (cell.note ?? '');
       rows.push([
         label,
         targetLabel(cell.target),
@@ -149,6 +154,8 @@ interface CheckSpec {
   readonly metric: 'rps' | 'cpu';
   readonly numerator: readonly [TargetId, WorkloadId];
   readonly denominator: readonly [TargetId, WorkloadId];
+  /** Added to the denominator (e.g. the two requests of one MRTR exchange); for the 'cpu' metric. */
+  readonly plus?: readonly [TargetId, WorkloadId];
   readonly min?: number;
   readonly max?: number;
 }
@@ -175,6 +182,14 @@ const CHECKS: readonly CheckSpec[] = [
   { label: 'Express: a requestState retry costs <= 1.3x a tools/call (server CPU/req)', metric: 'cpu', numerator: ['mocapi-express', 'mrtr-retry'], denominator: ['mocapi-express', 'call'], max: 1.3 },
   { label: `Fastify: tools/list 500 server CPU/req <= ${LIST_500_MAX_CPU_VS_BARE}x bare node:http's`, metric: 'cpu', numerator: ['mocapi-fastify', 'list500'], denominator: ['bare', 'list500'], max: LIST_500_MAX_CPU_VS_BARE },
   { label: `Express: tools/list 500 server CPU/req <= ${LIST_500_MAX_CPU_VS_BARE}x bare node:http's`, metric: 'cpu', numerator: ['mocapi-express', 'list500'], denominator: ['bare', 'list500'], max: LIST_500_MAX_CPU_VS_BARE },
+  { label: 'Fastify 2025-era tools/call (session) >= 4x MCP-Nest', metric: 'rps', numerator: ['mocapi-fastify', 'legacy-call'], denominator: ['mcp-nest', 'legacy-call'], min: 4 },
+  { label: 'Fastify 2025-era tools/call vs SDK (sessionless legacy leg)', metric: 'rps', numerator: ['mocapi-fastify', 'legacy-call'], denominator: ['sdk', 'legacy-call'] },
+  { label: 'Express 2025-era tools/call vs MCP-Nest', metric: 'rps', numerator: ['mocapi-express', 'legacy-call'], denominator: ['mcp-nest', 'legacy-call'] },
+  { label: 'Fastify 2025-era elicitation round vs MCP-Nest', metric: 'rps', numerator: ['mocapi-fastify', 'legacy-elicit'], denominator: ['mcp-nest', 'legacy-elicit'] },
+  { label: 'Fastify: a 2025-era tools/call vs a 2026 one, server CPU/req', metric: 'cpu', numerator: ['mocapi-fastify', 'legacy-call'], denominator: ['mocapi-fastify', 'call'] },
+  { label: 'Express: a 2025-era tools/call vs a 2026 one, server CPU/req', metric: 'cpu', numerator: ['mocapi-express', 'legacy-call'], denominator: ['mocapi-express', 'call'] },
+  { label: 'Fastify: a 2025-era elicitation round vs a 2026 MRTR first round + retry, server CPU', metric: 'cpu', numerator: ['mocapi-fastify', 'legacy-elicit'], denominator: ['mocapi-fastify', 'mrtr-first'], plus: ['mocapi-fastify', 'mrtr-retry'] },
+  { label: 'Express: a 2025-era elicitation round vs a 2026 MRTR first round + retry, server CPU', metric: 'cpu', numerator: ['mocapi-express', 'legacy-elicit'], denominator: ['mocapi-express', 'mrtr-first'], plus: ['mocapi-express', 'mrtr-retry'] },
   { label: 'Fastify: a requestState retry vs a tools/call, cost by req/s', metric: 'rps', numerator: ['mocapi-fastify', 'call'], denominator: ['mocapi-fastify', 'mrtr-retry'] },
   { label: 'Express: a requestState retry vs a tools/call, cost by req/s', metric: 'rps', numerator: ['mocapi-express', 'call'], denominator: ['mocapi-express', 'mrtr-retry'] },
   { label: 'Fastify: tools/list 500 vs 10, cost by req/s', metric: 'rps', numerator: ['mocapi-fastify', 'list10'], denominator: ['mocapi-fastify', 'list500'] },
@@ -199,7 +214,9 @@ export function evaluateChecks(cells: readonly Cell[]): CheckOutcome[] {
   return CHECKS.map((spec) => {
     const read = spec.metric === 'rps' ? rpsOf : cpuOf;
     const num = read(cells, ...spec.numerator);
-    const den = read(cells, ...spec.denominator);
+    const base = read(cells, ...spec.denominator);
+    const plus = spec.plus ? read(cells, ...spec.plus) : 0;
+    const den = base === undefined || plus === undefined ? undefined : base + plus;
     if (num === undefined || den === undefined) return { label: spec.label, verdict: 'n/a' };
     const ratio = num / den;
     if (spec.min === undefined && spec.max === undefined) return { label: spec.label, verdict: 'info', ratio };

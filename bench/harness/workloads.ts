@@ -1,7 +1,12 @@
 /**
- * The workloads: each is one fixed request (modern headers + `_meta` envelope) and a check of
+ * The workloads. Most are one fixed request (modern headers + `_meta` envelope) and a check of
  * the JSON-RPC answer, run on a probe request before and after the load so that we never
  * benchmark error responses. The MRTR retry is built from a live first round.
+ *
+ * The 2025-era ("legacy") workloads speak the 2025 wire on the same endpoint: `legacy-call` is a
+ * fixed request on a session opened once before the load (see legacy-session.ts), and
+ * `legacy-elicit` is a multi-request round that autocannon cannot drive, run by the custom loop in
+ * legacy-rounds.ts.
  */
 import {
   ADD_ARGUMENTS,
@@ -12,27 +17,60 @@ import {
   REQUEST_ENVELOPE,
 } from '../shared/bench-spec.js';
 import { post, type PostResult } from './http-client.js';
+import { prepareRounds, type RoundDriver } from './legacy-rounds.js';
+import { openLegacySession, SESSIONLESS_NOTE } from './legacy-session.js';
 
-export type WorkloadId = 'call' | 'list10' | 'list500' | 'mrtr-first' | 'mrtr-retry';
+export type WorkloadId = 'call' | 'list10' | 'list500' | 'mrtr-first' | 'mrtr-retry' | 'legacy-call' | 'legacy-elicit';
 
-export const WORKLOAD_IDS: readonly WorkloadId[] = ['call', 'list10', 'list500', 'mrtr-first', 'mrtr-retry'];
+export const WORKLOAD_IDS: readonly WorkloadId[] = [
+  'call',
+  'list10',
+  'list500',
+  'mrtr-first',
+  'mrtr-retry',
+  'legacy-call',
+  'legacy-elicit',
+];
 
 /** A request the load generator repeats verbatim. */
 export interface FixedRequest {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /**
+   * The body holds "[<id>]" as its JSON-RPC id, which each load connection replaces with an id of
+   * its own, once. With one request in flight per connection, no two requests in flight on the
+   * shared 2025 session have the same id (the SDK's session transport routes answers by id), at no
+   * per-request cost to the load generator (autocannon's idReplacement rebuilds every request,
+   * which cost a third of the req/s on this 2-core machine). Ids are reused once answered.
+   */
+  readonly idPerConnection?: boolean;
+  /** Something about how the target was driven, printed in the table's note column. */
+  readonly note?: string;
 }
 
-export interface Workload {
+interface WorkloadBase {
   readonly id: WorkloadId;
   readonly label: string;
   /** TOOLS value of the server instance this workload runs against. */
   readonly tools: number;
+}
+
+/** One fixed request, repeated by autocannon. */
+export interface FixedWorkload extends WorkloadBase {
+  readonly kind: 'fixed';
   /** Builds the fixed request; `url` is the target endpoint (the MRTR retry needs a first round). */
   prepare(url: string): Promise<FixedRequest>;
   /** Returns null when the answer is right, else what is wrong with it. */
   check(status: number, message: unknown): string | null;
 }
+
+/** A multi-request round, run by a custom loop of `workers` concurrent workers. */
+export interface RoundsWorkload extends WorkloadBase {
+  readonly kind: 'rounds';
+  prepare(url: string, workers: number): Promise<RoundDriver>;
+}
+
+export type Workload = FixedWorkload | RoundsWorkload;
 
 interface RpcAnswer {
   readonly jsonrpc?: unknown;
@@ -55,20 +93,25 @@ function modernRequest(method: string, params: Record<string, unknown>, name?: s
   return { headers, body };
 }
 
+/** The id a check expects: 1 for the fixed modern requests, any string for the legacy ones (fresh per request). */
+type ExpectedId = 1 | 'any-string';
+
 /** Common JSON-RPC checks; returns the result object or a problem description. */
-function rpcResult(status: number, message: unknown): Record<string, unknown> | string {
+function rpcResult(status: number, message: unknown, expectedId: ExpectedId = 1): Record<string, unknown> | string {
   if (status !== 200) return `HTTP ${status}`;
   if (typeof message !== 'object' || message === null) return 'body is not a JSON-RPC message';
   const answer = message as RpcAnswer;
-  if (answer.jsonrpc !== '2.0' || answer.id !== 1) return 'not a JSON-RPC 2.0 answer to id 1';
+  const idOk = expectedId === 1 ? answer.id === 1 : typeof answer.id === 'string' && answer.id.length > 0;
+  if (answer.jsonrpc !== '2.0' || !idOk) return `not a JSON-RPC 2.0 answer to id ${expectedId === 1 ? '1' : '"[<id>]"'}`;
   if (answer.error) return `JSON-RPC error ${String(answer.error.code)}: ${String(answer.error.message)}`;
   if (typeof answer.result !== 'object' || answer.result === null) return 'no result';
   return answer.result;
 }
 
-function checkTextResult(status: number, message: unknown, expected: string): string | null {
-  const result = rpcResult(status, message);
+function checkTextResult(status: number, message: unknown, expected: string, expectedId: ExpectedId = 1): string | null {
+  const result = rpcResult(status, message, expectedId);
   if (typeof result === 'string') return result;
+  if (expectedId === 'any-string' && 'resultType' in result) return 'a 2025-era result carries resultType (a 2026-07-28 field)';
   if (result['resultType'] !== undefined && result['resultType'] !== 'complete') {
     return `resultType is ${String(result['resultType'])}, expected complete`;
   }
@@ -132,9 +175,25 @@ const confirmRequest = (extra: Record<string, unknown> = {}): FixedRequest =>
   modernRequest('tools/call', { name: CONFIRM_ADD_TOOL.name, arguments: ADD_ARGUMENTS, ...extra }, CONFIRM_ADD_TOOL.name);
 const listRequest = (): FixedRequest => modernRequest('tools/list', {});
 
+/**
+ * `tools/call add` in the 2025 wire: no `_meta` envelope, the session's headers, and "[<id>]"
+ * as the id so that every request in flight on the shared session has its own id (one per load
+ * connection, see FixedRequest.idPerConnection).
+ */
+async function legacyCallRequest(url: string): Promise<FixedRequest> {
+  const session = await openLegacySession(url);
+  return {
+    headers: session.headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: '[<id>]', method: 'tools/call', params: { name: ADD_TOOL.name, arguments: ADD_ARGUMENTS } }),
+    idPerConnection: true,
+    ...(session.sessionId === undefined && { note: SESSIONLESS_NOTE }),
+  };
+}
+
 export const WORKLOADS: Readonly<Record<WorkloadId, Workload>> = {
   call: {
     id: 'call',
+    kind: 'fixed',
     label: 'tools/call add',
     tools: 10,
     prepare: async () => callRequest(),
@@ -142,6 +201,7 @@ export const WORKLOADS: Readonly<Record<WorkloadId, Workload>> = {
   },
   list10: {
     id: 'list10',
+    kind: 'fixed',
     label: 'tools/list 10',
     tools: 10,
     prepare: async () => listRequest(),
@@ -149,6 +209,7 @@ export const WORKLOADS: Readonly<Record<WorkloadId, Workload>> = {
   },
   list500: {
     id: 'list500',
+    kind: 'fixed',
     label: 'tools/list 500',
     tools: 500,
     prepare: async () => listRequest(),
@@ -156,6 +217,7 @@ export const WORKLOADS: Readonly<Record<WorkloadId, Workload>> = {
   },
   'mrtr-first': {
     id: 'mrtr-first',
+    kind: 'fixed',
     label: 'MRTR round 1 (input_required)',
     tools: 10,
     prepare: async () => confirmRequest(),
@@ -166,6 +228,7 @@ export const WORKLOADS: Readonly<Record<WorkloadId, Workload>> = {
   },
   'mrtr-retry': {
     id: 'mrtr-retry',
+    kind: 'fixed',
     label: 'MRTR retry (requestState)',
     tools: 10,
     prepare: async (url) => {
@@ -179,5 +242,20 @@ export const WORKLOADS: Readonly<Record<WorkloadId, Workload>> = {
       });
     },
     check: (status, message) => checkTextResult(status, message, ADD_EXPECTED_TEXT),
+  },
+  'legacy-call': {
+    id: 'legacy-call',
+    kind: 'fixed',
+    label: '2025 tools/call add (session)',
+    tools: 10,
+    prepare: legacyCallRequest,
+    check: (status, message) => checkTextResult(status, message, ADD_EXPECTED_TEXT, 'any-string'),
+  },
+  'legacy-elicit': {
+    id: 'legacy-elicit',
+    kind: 'rounds',
+    label: '2025 elicitation round (per round)',
+    tools: 10,
+    prepare: prepareRounds,
   },
 };

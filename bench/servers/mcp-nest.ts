@@ -5,8 +5,10 @@
  * Express, Nest logger errors only and the strategy's logging off.
  *
  * 2.0.5 has no MRTR (peers.md §2), so the MRTR workloads are n/a for this target. Its
- * `confirm_add` uses the only elicitation it offers (the 2025 push model) and is there so
- * that tools/list has the same entries as the other targets.
+ * `confirm_add` uses the only elicitation it offers, the 2025 push model, which works on a
+ * stateful 2025-era session only: env MCP_NEST_STATEFUL=1 turns on `statefulMode` (the harness
+ * sets it for the 2025-era workloads, on a server instance of their own). `statefulMode` changes
+ * only the 2025-era leg: 2026-07-28 requests go to the SDK's createMcpHandler either way.
  */
 import 'reflect-metadata';
 
@@ -14,6 +16,7 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import type { ServerContext } from '@modelcontextprotocol/server';
 import { McpController, McpStrategy, StreamableHttpTransport, Tool, type McpContext } from '@rekog/mcp-nest';
 
 import { ADD_TOOL, CONFIRM_ADD_TOOL, fillerTools } from '../shared/bench-spec.js';
@@ -29,10 +32,18 @@ class BenchController {
 
   @Tool({ name: CONFIRM_ADD_TOOL.name, description: CONFIRM_ADD_TOOL.description, parameters: NumberPairSchema })
   async confirmAdd(@Payload() { a, b }: { a: number; b: number }, @Ctx() ctx: McpContext) {
-    const answer = await ctx.mcpServer.server.elicitInput({
-      message: CONFIRM_ADD_TOOL.message,
-      requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
-    });
+    // The documented call (docs/tools.md, "Interactive Tool with Elicitation"), plus the SDK's
+    // `relatedRequestId` so that the request goes out on this call's own SSE stream, as the other
+    // targets send it; without it the SDK sends it on the session's GET stream. The id comes from
+    // the SDK's per-request context, which McpContext keeps as its fifth argument.
+    const sdk = ctx.getArgByIndex(4) as ServerContext | undefined;
+    const answer = await ctx.mcpServer.server.elicitInput(
+      {
+        message: CONFIRM_ADD_TOOL.message,
+        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+      },
+      sdk ? { relatedRequestId: sdk.mcpReq.id } : undefined,
+    );
     const ok = answer.action === 'accept' && ConfirmSchema.safeParse(answer.content).data?.ok === true;
     return { content: [{ type: 'text', text: ok ? String(a + b) : 'cancelled' }] };
   }
@@ -64,7 +75,7 @@ runMain(async () => {
   const strategy = new McpStrategy({
     name: 'bench-mcp-nest',
     version: '1.0.0',
-    transports: [new StreamableHttpTransport()],
+    transports: [new StreamableHttpTransport({ statefulMode: process.env['MCP_NEST_STATEFUL'] === '1' })],
     logging: false,
   });
 

@@ -15,6 +15,16 @@ export const REQUEST_ENVELOPE = {
   'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
 } as const;
 
+/** The 2025-era revision the legacy workloads negotiate in `initialize` and send as `MCP-Protocol-Version`. */
+export const LEGACY_PROTOCOL_VERSION = '2025-11-25';
+
+/** The `initialize` params of the benchmark's 2025-era client (it can answer elicitations). */
+export const LEGACY_INITIALIZE_PARAMS = {
+  protocolVersion: LEGACY_PROTOCOL_VERSION,
+  capabilities: { elicitation: {} },
+  clientInfo: { name: 'mocapi-bench', version: '1.0.0' },
+} as const;
+
 export const ADD_TOOL = { name: 'add', description: 'Adds two numbers' } as const;
 export const CONFIRM_ADD_TOOL = {
   name: 'confirm_add',
