@@ -31,6 +31,8 @@ export function samplePayload(size: number, now = Date.now()): RequestStatePaylo
     target: 'confirm_add',
     argsDigest: digest('{"a":2,"b":3}'),
     principal: null,
+    // As ReplaySession makes it: 16 random bytes, base64url (a fixed value keeps runs comparable).
+    flowId: 'bench-flow-id-01234567',
     ledger: Array.from({ length: size }, (_, i) => ({
       key: `elicit-${i + 1}`,
       kind: 'elicitation' as const,
