@@ -29,6 +29,11 @@ export interface McpMrtrOptions {
   /** How many changed questions one flow may re-ask before it fails. Default 3. */
   maxReasks?: number;
   /**
+   * The largest answer taken, in characters of JSON after it is reduced to the fields its kind
+   * defines; a larger one is not sealed into the flow, and its question is asked again. Default 16384.
+   */
+  maxAnswerBytes?: number;
+  /**
    * Exactly-once completion for every tool (else per tool, `@McpTool({ exactlyOnce: true })`): the
    * first completion of a flow is recorded in the `McpFlowStore`, and a replayed or concurrent final
    * round gets that result without running the handler again. Default false.
@@ -93,6 +98,13 @@ export interface McpModuleOptions {
   cache?: McpCacheOptions;
   /** Largest request body accepted, in bytes; larger gets HTTP 413. Default 4194304 (4 MiB). */
   maxBodyBytes?: number;
+  /**
+   * Deepest nesting accepted in a request's params (arguments, answers, `_meta`) and in a client's
+   * answers to pushed requests; deeper gets -32602 before anything reads it. Default 32.
+   */
+  maxJsonDepth?: number;
+  /** A tool call that runs longer is answered with an `isError` result and its signal is aborted, in ms. Default: no limit. */
+  toolTimeoutMs?: number;
   /** Stateless elicitation settings. */
   mrtr?: McpMrtrOptions;
   /**
@@ -128,6 +140,8 @@ export interface ResolvedMcpOptions {
   readonly pageSize: number;
   readonly cache: Required<McpCacheOptions>;
   readonly maxBodyBytes: number;
+  readonly maxJsonDepth: number;
+  readonly toolTimeoutMs?: number;
   readonly mrtr: McpMrtrOptions;
   readonly eras: { readonly modern: boolean; readonly legacy: boolean };
   readonly legacy: Readonly<Required<McpLegacyOptions>>;
@@ -159,7 +173,7 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
   if (typeof path !== 'string' || !path.startsWith('/') || /[?#\s]/.test(path)) {
     problems.push("`path` must be an absolute URL path such as '/mcp'");
   }
-  for (const key of ['pageSize', 'maxBodyBytes'] as const) {
+  for (const key of ['pageSize', 'maxBodyBytes', 'maxJsonDepth', 'toolTimeoutMs'] as const) {
     if (o[key] !== undefined && !positiveInteger(o[key])) problems.push(`\`${key}\` must be a positive integer`);
   }
   for (const key of ['allowedOrigins', 'allowedHosts'] as const) {
@@ -173,7 +187,7 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
   const scope = o.cache?.scope ?? 'private';
   if (scope !== 'public' && scope !== 'private') problems.push("`cache.scope` must be 'public' or 'private'");
   const mrtr = o.mrtr ?? {};
-  for (const key of ['ttlMs', 'maxFlowMs', 'maxTokenBytes'] as const) {
+  for (const key of ['ttlMs', 'maxFlowMs', 'maxTokenBytes', 'maxAnswerBytes'] as const) {
     if (mrtr[key] !== undefined && !positiveInteger(mrtr[key])) problems.push(`\`mrtr.${key}\` must be a positive integer`);
   }
   if (mrtr.whenChanged !== undefined && mrtr.whenChanged !== 'fail' && mrtr.whenChanged !== 'reask') {
@@ -207,6 +221,8 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
     pageSize: o.pageSize ?? 1000,
     cache: { ttlMs, scope },
     maxBodyBytes: o.maxBodyBytes ?? 4 * 1024 * 1024,
+    maxJsonDepth: o.maxJsonDepth ?? 32,
+    toolTimeoutMs: o.toolTimeoutMs,
     mrtr,
     eras: { modern: eras.includes('modern'), legacy: eras.includes('legacy') },
     legacy: {

@@ -26,6 +26,12 @@ export interface McpToolOptions {
    * recorded, so a failed round can be retried.
    */
   exactlyOnce?: boolean;
+  /**
+   * How long one call may run, in ms: past it, the handler's signal (`exchange.signal`,
+   * `McpProgressReporter.signal`) is aborted and the call answers an `isError` result. Default:
+   * the module's `toolTimeoutMs` (none).
+   */
+  timeoutMs?: number;
 }
 
 /**

@@ -26,6 +26,9 @@ export class McpToolFactory {
     if (typeof options.description !== 'string' || options.description === '') {
       throw new Error(`MCP tool "${name}" (${source}) needs a description: @McpTool({ description: '...' }).`);
     }
+    if (options.timeoutMs !== undefined && !(Number.isInteger(options.timeoutMs) && options.timeoutMs > 0)) {
+      throw new Error(`MCP tool "${name}" (${source}): timeoutMs must be a positive whole number of milliseconds.`);
+    }
     const inputDto = options.inputSchema ? undefined : inputDtoOf(prototype, methodName);
     const inputSchema = options.inputSchema ?? (inputDto ? dtoToJsonSchema(inputDto) : EMPTY_INPUT_SCHEMA);
     const outputDto = options.outputSchema ? undefined : outputDtoOf(prototype, methodName);
@@ -47,6 +50,7 @@ export class McpToolFactory {
       validate: inputDto ? compileDtoValidator(inputDto) : undefined,
       headerParams: inputDto ? mcpHeaderParams(inputDto) : headerParamsOfSchema(inputSchema),
       exactlyOnce: options.exactlyOnce,
+      timeoutMs: options.timeoutMs,
     };
   }
 }

@@ -15,4 +15,6 @@ export interface RegisteredTool extends Registered {
   readonly headerParams: readonly McpHeaderParam[];
   /** `@McpTool({ exactlyOnce })`; undefined means the module's default. */
   readonly exactlyOnce?: boolean;
+  /** `@McpTool({ timeoutMs })`; undefined means the module's default. */
+  readonly timeoutMs?: number;
 }

@@ -9,6 +9,9 @@ import type { McpInbound } from './mcp-inbound.js';
 import { MCP_METHOD_GROUPS, type McpMethodGroup, type MethodHandler } from './method-handler.js';
 import { DiscoverMethods } from './methods/discover.methods.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
+import { jsonBoundsProblem } from '../protocol/json-bounds.js';
+import { MCP_OPTIONS } from '../mcp.module-definition.js';
+import type { ResolvedMcpOptions } from '../mcp.options.js';
 
 /** A response and the HTTP status it travels with (stdio ignores the status). */
 export interface DispatchOutcome {
@@ -32,7 +35,11 @@ export class McpDispatcher {
   private readonly logger = new Logger('McpDispatcher');
   private readonly methods = new Map<string, MethodEntry>();
 
-  constructor(discover: DiscoverMethods, @Inject(MCP_METHOD_GROUPS) groups: McpMethodGroup[]) {
+  constructor(
+    discover: DiscoverMethods,
+    @Inject(MCP_METHOD_GROUPS) groups: McpMethodGroup[],
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+  ) {
     for (const group of [discover, ...groups]) {
       for (const [method, handler] of Object.entries(group.methods)) this.methods.set(method, { group, handler });
     }
@@ -54,6 +61,8 @@ export class McpDispatcher {
     if (typeof method !== 'string') return failure(id, McpError.invalidRequest('The request has no method'));
     const params = message['params'] ?? {};
     if (!isJsonObject(params)) return failure(id, McpError.invalidRequest('params must be an object'));
+    const problem = jsonBoundsProblem(params, this.options.maxJsonDepth);
+    if (problem) return failure(id, McpError.invalidParams(`params ${problem}`, undefined, 400));
 
     try {
       const exchange = this.hasMethod(method) ? createExchange(id, method, params, inbound) : undefined;

@@ -1,4 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { MCP_OPTIONS } from '../mcp.module-definition.js';
+import type { ResolvedMcpOptions } from '../mcp.options.js';
+import { jsonBoundsProblem } from '../protocol/json-bounds.js';
 import { failure } from '../dispatch/mcp.dispatcher.js';
 import { McpDispatcher } from '../dispatch/mcp.dispatcher.js';
 import type { McpInbound } from '../dispatch/mcp-inbound.js';
@@ -49,6 +52,7 @@ export class LegacyDispatcher {
     private readonly principals: McpPrincipalSource,
     private readonly resources: McpResourceRegistry,
     private readonly shim: InputPushShim,
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
 
   /** The capabilities `initialize` announces: what is registered, plus logging (setLevel is served). */
@@ -112,6 +116,11 @@ export class LegacyDispatcher {
     if (typeof id !== 'string') return false;
     const push = session.state.pending.get(id);
     if (!push) return false;
+    const problem = jsonBoundsProblem(message['result'] ?? message['error'], this.options.maxJsonDepth);
+    if (problem) {
+      push.reject(new LegacyInputError(`The client's answer to ${push.method} ${problem}.`));
+      return true;
+    }
     if (isJsonObject(message['result'])) {
       push.resolve(message['result']);
     } else {
@@ -124,6 +133,8 @@ export class LegacyDispatcher {
 
   private async answer(request: LegacyRequest, session: LegacySession, channel: LegacyChannel, signal: AbortSignal): Promise<Record<string, unknown>> {
     const { method, params } = request;
+    const problem = jsonBoundsProblem(params, this.options.maxJsonDepth);
+    if (problem) throw McpError.invalidParams(`params ${problem}`);
     switch (method) {
       case 'ping':
         return {};

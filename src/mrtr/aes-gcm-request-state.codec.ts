@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ExpiredRequestStateException } from './exceptions/expired-request-state.exception.js';
 import { InvalidRequestStateException } from './exceptions/invalid-request-state.exception.js';
+import { RequestStateTooLargeException } from './exceptions/request-state-too-large.exception.js';
 import { AesGcmTokenSealer, SealedTokenError, type TokenSealerLogger } from './aes-gcm-token.sealer.js';
 import type { McpClock } from './mcp-clock.js';
 import { RequestStateCodec } from './request-state.codec.js';
@@ -64,13 +65,8 @@ export class AesGcmRequestStateCodec extends RequestStateCodec {
 
   seal(payload: RequestStatePayload): string {
     const token = this.sealer.seal(Buffer.from(serializeRequestState(payload), 'utf8'), REQUEST_STATE_PURPOSE);
-    if (token.length > this.maxTokenBytes) {
-      // The retry would be refused as oversized; failing here puts the cause in the server's logs.
-      throw new Error(
-        `requestState of ${token.length} characters exceeds mrtr.maxTokenBytes (${this.maxTokenBytes}): ` +
-          'the flow accumulated too many or too large answers.',
-      );
-    }
+    // The retry would be refused as oversized: say so now, to the client that can shorten its answers.
+    if (token.length > this.maxTokenBytes) throw new RequestStateTooLargeException(token.length, this.maxTokenBytes);
     return token;
   }
 

@@ -28,7 +28,28 @@ describe('input kinds', () => {
     expect(readInputResponse(formRequest, { action: 'cancel' })).toEqual({ action: 'cancel' });
     expect(readInputResponse({ method: 'roots/list' }, { roots: [] })).toEqual({ roots: [] });
     const answer = { role: 'assistant', content: [{ type: 'text', text: 'a' }], model: 'm' };
-    expect(readInputResponse({ method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } }, answer)).toBe(answer);
-    expect(readInputResponse({ method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } }, { ...answer, content: [] })).toBeUndefined();
+    expect(readInputResponse({ method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } }, answer)).toEqual(answer);
+    expect(readInputResponse({ method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } }, { ...answer, content: [] })).toEqual({
+      reason: 'not a valid answer to sampling/createMessage',
+    });
+  });
+
+  it('keeps only the fields each kind defines', () => {
+    const sampling = { method: 'sampling/createMessage' as const, params: { messages: [], maxTokens: 1 } };
+    const junk = 'x'.repeat(60_000);
+    expect(readInputResponse(sampling, { role: 'assistant', content: { type: 'text', text: 'a' }, model: 'm', stopReason: 'endTurn', junk })).toEqual({
+      role: 'assistant',
+      content: { type: 'text', text: 'a' },
+      model: 'm',
+      stopReason: 'endTurn',
+    });
+    expect(readInputResponse({ method: 'roots/list' }, { roots: [{ uri: 'file:///a', name: 'A', junk }], junk })).toEqual({ roots: [{ uri: 'file:///a', name: 'A' }] });
+  });
+
+  it('refuses an answer larger than the bound, saying so', () => {
+    const big = { role: 'assistant', content: { type: 'text', text: 'y'.repeat(20_000) }, model: 'm' };
+    expect(readInputResponse({ method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } }, big, 16_384)).toEqual({
+      reason: 'larger than 16384 characters of JSON (mrtr.maxAnswerBytes)',
+    });
   });
 });

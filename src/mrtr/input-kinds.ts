@@ -46,19 +46,37 @@ export function normalizeInputRequest(request: InputRequest): InputRequest {
   }
 }
 
+/** Why an answer was not taken (the question is asked again), for the round's `_meta`. */
+export type RefusedAnswer = { readonly reason: string };
+
 /**
- * The answer the handler may see for `request`, or `undefined` when `raw` is not a usable answer
- * to it (wrong shape for the kind, or accepted form content that does not fit the schema).
- * Accepted form content keeps only the fields the schema declares.
+ * The answer the handler may see for `request` — reduced to the fields its kind defines (accepted
+ * form content to the fields the schema declares) — or a {@link RefusedAnswer} when `raw` is not a
+ * usable answer: the wrong shape for the kind, content that does not fit the schema, or more than
+ * `maxChars` characters of JSON once reduced (it would be sealed into every later requestState).
  */
-export function readInputResponse(request: InputRequest, raw: Record<string, unknown>): InputResponse | undefined {
+export function readInputResponse(request: InputRequest, raw: Record<string, unknown>, maxChars = Number.POSITIVE_INFINITY): InputResponse | RefusedAnswer {
+  const answer = reduce(request, raw);
+  if (answer === undefined) return { reason: `not a valid answer to ${request.method}${request.method === 'elicitation/create' ? ' with the requested schema' : ''}` };
+  if (maxChars !== Number.POSITIVE_INFINITY && JSON.stringify(answer).length > maxChars) {
+    return { reason: `larger than ${maxChars} characters of JSON (mrtr.maxAnswerBytes)` };
+  }
+  return answer;
+}
+
+/** Whether {@link readInputResponse} refused the answer. */
+export function isRefusedAnswer(answer: InputResponse | RefusedAnswer): answer is RefusedAnswer {
+  return typeof (answer as RefusedAnswer).reason === 'string' && Object.keys(answer).length === 1;
+}
+
+function reduce(request: InputRequest, raw: Record<string, unknown>): InputResponse | undefined {
   switch (request.method) {
     case 'elicitation/create':
       return readElicitResult(request, raw);
     case 'sampling/createMessage':
-      return isCreateMessageResult(raw) ? raw : undefined;
+      return readCreateMessageResult(raw);
     case 'roots/list':
-      return isListRootsResult(raw) ? raw : undefined;
+      return readListRootsResult(raw);
     default:
       return undefined;
   }
@@ -73,19 +91,26 @@ function readElicitResult(request: Extract<InputRequest, { method: 'elicitation/
   return accepted === undefined ? undefined : { action, content: accepted };
 }
 
-function isCreateMessageResult(raw: Record<string, unknown>): raw is Record<string, unknown> & CreateMessageResult {
-  const { role, content, model } = raw;
-  if ((role !== 'user' && role !== 'assistant') || typeof model !== 'string') return false;
+/** role, content, model and stopReason: whatever else a client adds is not carried. */
+function readCreateMessageResult(raw: Record<string, unknown>): CreateMessageResult | undefined {
+  const { role, content, model, stopReason } = raw;
+  if ((role !== 'user' && role !== 'assistant') || typeof model !== 'string') return undefined;
   const blocks = Array.isArray(content) ? content : [content];
-  return blocks.length > 0 && blocks.every((b) => isRecord(b) && typeof b['type'] === 'string');
+  if (blocks.length === 0 || !blocks.every((b) => isRecord(b) && typeof b['type'] === 'string')) return undefined;
+  return {
+    role,
+    content: content as CreateMessageResult['content'],
+    model,
+    ...(typeof stopReason === 'string' && { stopReason }),
+  } as CreateMessageResult;
 }
 
-function isListRootsResult(raw: Record<string, unknown>): raw is Record<string, unknown> & ListRootsResult {
+/** Each root's uri and name, nothing else. */
+function readListRootsResult(raw: Record<string, unknown>): ListRootsResult | undefined {
   const { roots } = raw;
-  return (
-    Array.isArray(roots) &&
-    roots.every((r) => isRecord(r) && typeof r['uri'] === 'string' && (r['name'] === undefined || typeof r['name'] === 'string'))
-  );
+  if (!Array.isArray(roots)) return undefined;
+  if (!roots.every((r) => isRecord(r) && typeof r['uri'] === 'string' && (r['name'] === undefined || typeof r['name'] === 'string'))) return undefined;
+  return { roots: roots.map((r: Record<string, unknown>) => ({ uri: r['uri'] as string, ...(r['name'] !== undefined && { name: r['name'] as string }) })) };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

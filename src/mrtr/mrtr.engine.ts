@@ -10,6 +10,7 @@ import type { RequestBinding, RequestStatePayload } from './request-state.payloa
 import { RequestStateCodec } from './request-state.codec.js';
 import { parseInputResponses, ReplaySession } from './replay-session.js';
 import { replaySessionStorage } from './replay-session.storage.js';
+import { META_REFUSED_INPUT_RESPONSES } from '../protocol/meta-keys.js';
 
 /** What the dispatcher knows about a call that may answer `input_required`. */
 export interface MrtrCall {
@@ -55,6 +56,7 @@ export class MrtrEngine {
       now: this.clock.now(),
       whenChanged: this.options.mrtr.whenChanged,
       maxReasks: this.options.mrtr.maxReasks,
+      maxAnswerChars: this.options.mrtr.maxAnswerBytes,
     });
     sessionCodecs.set(session, this.codec);
     return session;
@@ -92,6 +94,9 @@ function sealRound(session: ReplaySession, signal: InputRequiredException): Inpu
     inputRequests: signal.inputRequests,
     requestState: codec.seal(session.nextPayload(signal)),
   };
+  if (session.refusedAnswers.size > 0) {
+    round._meta = { [META_REFUSED_INPUT_RESPONSES]: Object.fromEntries(session.refusedAnswers) };
+  }
   sealedRounds.set(session, round);
   return round;
 }

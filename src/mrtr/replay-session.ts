@@ -5,7 +5,7 @@ import { canonicalJson, sha256Base64url } from './canonical-json.js';
 import { mergeCapabilities, missingCapabilities, supportsElicitation, supportsRoots, supportsSampling } from './client-capability.gate.js';
 import { ElicitationLedgerMismatchException } from './exceptions/elicitation-ledger-mismatch.exception.js';
 import { InputRequiredException } from './exceptions/input-required.exception.js';
-import { inputKind, normalizeInputRequest, readInputResponse } from './input-kinds.js';
+import { inputKind, isRefusedAnswer, normalizeInputRequest, readInputResponse } from './input-kinds.js';
 import { defaultSlotKey, type LedgerSlot, type RequestBinding, type RequestStatePayload } from './request-state.payload.js';
 
 export { parseInputResponses } from './input-responses.parser.js';
@@ -42,6 +42,8 @@ export interface ReplaySessionInit {
   whenChanged?: ChangedQuestionPolicy;
   /** How many changed questions one flow may re-ask before it fails; default 3. */
   maxReasks?: number;
+  /** The largest answer taken, in characters of JSON; a larger one is asked again. Default 16384. */
+  maxAnswerChars?: number;
 }
 
 /**
@@ -69,6 +71,9 @@ export class ReplaySession {
   readonly startedAt: number;
   private readonly whenChanged: ChangedQuestionPolicy;
   private readonly maxReasks: number;
+  private readonly maxAnswerChars: number;
+  /** Answers this round did not take, by key, with the reason: the round's `_meta` tells the client. */
+  private readonly refused = new Map<string, string>();
   private reasks: number;
   private id: string | undefined;
   private cursor = 0;
@@ -88,6 +93,12 @@ export class ReplaySession {
     this.reasks = init.state?.reasks ?? 0;
     this.whenChanged = init.whenChanged ?? 'fail';
     this.maxReasks = init.maxReasks ?? 3;
+    this.maxAnswerChars = init.maxAnswerChars ?? 16_384;
+  }
+
+  /** Why answers sent this round were not taken (their questions are asked again), by key. */
+  get refusedAnswers(): ReadonlyMap<string, string> {
+    return this.refused;
   }
 
   /**
@@ -229,8 +240,15 @@ export class ReplaySession {
   private merge(slot: LedgerSlot, request: InputRequest, validate: PendingInput['validate']): void {
     const raw = this.responses.get(slot.key);
     if (raw === undefined) return;
-    const answer = readInputResponse(request, raw);
-    if (answer === undefined || (validate !== undefined && !validate(structuredClone(answer)))) return;
+    const answer = readInputResponse(request, raw, this.maxAnswerChars);
+    if (isRefusedAnswer(answer)) {
+      this.refused.set(slot.key, answer.reason);
+      return;
+    }
+    if (validate !== undefined && !validate(structuredClone(answer))) {
+      this.refused.set(slot.key, 'refused by the handler');
+      return;
+    }
     slot.answer = answer;
     this.usedKeys.add(slot.key);
   }

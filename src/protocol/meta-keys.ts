@@ -26,3 +26,9 @@ export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
  * it the server sends no progress for that request.
  */
 export const META_PROGRESS_TOKEN = 'progressToken';
+/**
+ * Result `_meta` key (this module's own) on an input-required round: the answers of the retry that
+ * were not taken, by input-request key, each with the reason (not a valid answer, larger than
+ * allowed, refused by the handler). Their questions are asked again in the same round.
+ */
+export const META_REFUSED_INPUT_RESPONSES = 'io.mocapi/refusedInputResponses';

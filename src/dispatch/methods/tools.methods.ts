@@ -1,4 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { MCP_OPTIONS } from '../../mcp.module-definition.js';
+import type { ResolvedMcpOptions } from '../../mcp.options.js';
+import type { RegisteredTool } from '../../discovery/registered-tool.js';
 import { McpToolRegistry } from '../../discovery/mcp-tool.registry.js';
 import { MrtrCallRunner } from '../mrtr-call.runner.js';
 import { McpError } from '../../protocol/mcp.error.js';
@@ -14,15 +17,21 @@ import { isInputRequiredResult, toCallToolResult, toolErrorResult } from '../too
 import { isJsonObject } from '../../protocol/is-json-object.js';
 
 
+/** What a call that outlived its timeout resolves to. */
+const TIMED_OUT = Symbol('timed out');
+
 /** tools/list and tools/call. */
 @Injectable()
 export class ToolsMethods implements McpMethodGroup {
+  private readonly logger = new Logger('McpTools');
+
   constructor(
     private readonly tools: McpToolRegistry,
     private readonly calls: MrtrCallRunner,
     private readonly lists: ListPager,
     private readonly stamp: ResultStamp,
     private readonly once: ExactlyOnceCompletion,
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
 
   enabled(): boolean {
@@ -42,6 +51,37 @@ export class ToolsMethods implements McpMethodGroup {
     return this.lists.page(exchange, 'tools', 'tool', this.tools);
   }
 
+  /**
+   * Runs the call with a deadline: past it, the exchange's signal aborts (the handler should stop)
+   * and the call answers at once, whatever the handler still does.
+   */
+  private async invokeWithin(ms: number, exchange: McpExchange, run: (exchange: McpExchange) => Promise<unknown>): Promise<unknown> {
+    const deadline = new AbortController();
+    const timed: McpExchange = Object.freeze({ ...exchange, signal: AbortSignal.any([exchange.signal, deadline.signal]) });
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<typeof TIMED_OUT>((resolve) => {
+      timer = setTimeout(() => {
+        deadline.abort(new Error(`The tool call exceeded its ${ms} ms timeout`));
+        resolve(TIMED_OUT);
+      }, ms);
+    });
+    try {
+      return await Promise.race([run(timed), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Validation must not turn odd input into an internal error: whatever throws is invalid arguments. */
+  private validated(tool: RegisteredTool, args: Record<string, unknown>): ReturnType<NonNullable<RegisteredTool['validate']>> {
+    try {
+      return tool.validate!(args);
+    } catch (error) {
+      this.logger.debug(`Arguments of ${tool.name} could not be validated: ${error instanceof Error ? error.message : String(error)}`);
+      return { ok: false, violations: ['the arguments could not be read; send plain JSON values of the documented shape'] };
+    }
+  }
+
   private async callTool(exchange: McpExchange, inbound: McpInbound): Promise<Record<string, unknown>> {
     const { params } = exchange;
     const name = params['name'];
@@ -56,15 +96,19 @@ export class ToolsMethods implements McpMethodGroup {
     const session = this.calls.begin(exchange, name, args);
     let input: unknown = args;
     if (tool.validate) {
-      const validation = tool.validate(args);
+      const validation = this.validated(tool, args);
       if (!validation.ok) {
         return this.stamp.complete(toolErrorResult(`Invalid arguments for tool ${name}:\n- ${validation.violations.join('\n- ')}`));
       }
       input = validation.value;
     }
+    const timeoutMs = tool.timeoutMs ?? this.options.toolTimeoutMs;
     return this.once.run(session, tool.exactlyOnce, async () => {
       try {
-        const value = await this.calls.invoke(session, exchange, () => tool.handler.invoke(input, exchange));
+        const value = timeoutMs
+          ? await this.invokeWithin(timeoutMs, exchange, (ex) => this.calls.invoke(session, ex, () => tool.handler.invoke(input, ex)))
+          : await this.calls.invoke(session, exchange, () => tool.handler.invoke(input, exchange));
+        if (value === TIMED_OUT) return this.stamp.complete(toolErrorResult(`The tool ${name} did not finish within ${timeoutMs} ms and was stopped.`));
         return this.stamp.stamp(isInputRequiredResult(value) ? value : toCallToolResult(value));
       } catch (error) {
         if (error instanceof McpError) throw error;

@@ -10,7 +10,7 @@ import { McpHttpChallenge } from '../../protocol/mcp-http-challenge.js';
 import { McpHttpAuthenticator } from './mcp-http-authenticator.js';
 import { verifyParamHeaders, verifyRequestHeaders } from './mcp-headers.js';
 import { OriginPolicy } from './origin-policy.js';
-import { BodyTooLargeError, readBody } from './read-body.js';
+import { BodyTooLargeError, readBody, RequestAbortedError } from './read-body.js';
 import { disconnectSignal } from './disconnect-signal.js';
 import { LegacyHttpEndpoint } from './legacy-http.endpoint.js';
 import { LegacyRefusal } from '../../legacy/legacy-refusal.js';
@@ -163,6 +163,10 @@ export class McpHttpHandler {
   }
 
   private writeBodyError(writer: ResponseWriter, error: unknown): void {
+    if (error instanceof RequestAbortedError) {
+      this.logger.debug('A client aborted its request while sending the body');
+      return;
+    }
     if (error instanceof BodyTooLargeError || (error as { statusCode?: number })?.statusCode === 413) {
       return reject(writer, 413, `Request body too large: the limit is ${this.options.maxBodyBytes} bytes`);
     }

@@ -7,6 +7,13 @@ export class BodyTooLargeError extends Error {
   }
 }
 
+/** The client went away before its body arrived: nothing to answer, nothing to log above debug. */
+export class RequestAbortedError extends Error {
+  constructor() {
+    super('The client aborted the request before sending its whole body');
+  }
+}
+
 /** Reads a request body up to `limit` bytes, refusing early on an oversized Content-Length. */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
@@ -25,6 +32,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       chunks.push(chunk);
     });
     req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
-    req.on('error', reject);
+    req.on('error', (error) => reject(req.destroyed || (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? new RequestAbortedError() : error));
+    req.on('close', () => {
+      if (!req.complete) reject(new RequestAbortedError());
+    });
   });
 }

@@ -1,0 +1,76 @@
+import { Injectable, Module, type DynamicModule } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import { IsNumber, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { ElicitationContext, McpModule, type McpModuleOptions, McpProgressReporter, McpTool } from '../../src/index.js';
+
+class Node {
+  @IsString() name!: string;
+  @IsOptional() @ValidateNested() @Type(() => Node) child?: Node;
+}
+
+export class TreeDto {
+  @ValidateNested() @Type(() => Node) root!: Node;
+  @IsOptional() @IsNumber() weight?: number;
+}
+
+/** What the handlers saw: aborted signals of timed-out calls. */
+@Injectable()
+export class HostileProbe {
+  readonly aborted: boolean[] = [];
+}
+
+@Injectable()
+export class HostileTools {
+  constructor(
+    private readonly elicitation: ElicitationContext,
+    private readonly progress: McpProgressReporter,
+    private readonly probe: HostileProbe,
+  ) {}
+
+  @McpTool({ name: 'tree', description: 'Reads a nested DTO' })
+  tree(input: TreeDto): string {
+    return `${input.root.name} ${input.weight ?? 0}`;
+  }
+
+  @McpTool({ name: 'echo', description: 'Echoes its arguments' })
+  echo(input: Record<string, unknown>): string {
+    return JSON.stringify(input);
+  }
+
+  @McpTool({ name: 'ask_model', description: 'Samples twice' })
+  async askModel(): Promise<string> {
+    const a = await this.elicitation.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'One?' } }], maxTokens: 10 });
+    const b = await this.elicitation.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Two?' } }], maxTokens: 10 });
+    return [a, b].map((r) => (Array.isArray(r.content) ? r.content[0] : r.content)).map((c) => (c?.type === 'text' ? c.text.length : 0)).join(',');
+  }
+
+  @McpTool({ name: 'notes', description: 'Collects notes over several questions' })
+  async notes(): Promise<string> {
+    const notes: string[] = [];
+    for (let i = 1; i <= 6; i++) {
+      const answer = await this.elicitation.elicit(`Note ${i}?`, (s) => s.string('note'));
+      notes.push(answer.action === 'accept' ? answer.content.note : '');
+    }
+    return `${notes.join('').length} characters`;
+  }
+
+  @McpTool({ name: 'slow', description: 'Takes its time', timeoutMs: 200 })
+  async slow(): Promise<string> {
+    const signal = this.progress.signal!;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 5_000);
+      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+    this.probe.aborted.push(signal.aborted);
+    return 'finished';
+  }
+}
+
+export function hostileModule(options: Partial<McpModuleOptions> = {}): DynamicModule {
+  @Module({
+    imports: [McpModule.forRoot({ name: 'hostile', version: '1.0.0', mrtr: { secrets: ['hostile-input-secret-0123456789-abcdefgh'], maxTokenBytes: 8_000 }, ...options })],
+    providers: [HostileTools, HostileProbe],
+  })
+  class HostileModule {}
+  return { module: HostileModule };
+}
