@@ -29,6 +29,20 @@ import type { LegacySessionClaims } from './legacy-session.js';
 /** Methods of 2026-07-28 alone: a 2025-era client has no business calling them. */
 const MODERN_ONLY: ReadonlySet<string> = new Set([McpMethod.Discover, McpMethod.SubscriptionsListen]);
 
+/** The most a client's capabilities may take in a session id. */
+const MAX_CAPABILITIES_CHARS = 4096;
+const MAX_NAME_CHARS = 256;
+
+/** name, version and title of the client, each bounded; nothing else of its Implementation is kept. */
+function implementationOf(value: unknown): Implementation | undefined {
+  if (!isJsonObject(value)) return undefined;
+  const text = (key: string): string | undefined => (typeof value[key] === 'string' ? (value[key] as string).slice(0, MAX_NAME_CHARS) : undefined);
+  const name = text('name');
+  if (name === undefined) return undefined;
+  const title = text('title');
+  return { name, version: text('version') ?? '', ...(title !== undefined && { title }) };
+}
+
 /** One 2025-era request: its id, method and params, already checked for shape. */
 export interface LegacyRequest {
   readonly id: JsonRpcId;
@@ -63,9 +77,15 @@ export class LegacyDispatcher {
   /** Negotiates `initialize`; the transport seals the returned claims into its session id. */
   initialize(request: LegacyRequest, transport: McpTransportInfo): { result: Record<string, unknown>; claims: Omit<LegacySessionClaims, 'id' | 'issuedAt'> } {
     const { params } = request;
+    const problem = jsonBoundsProblem(params, this.options.maxJsonDepth);
+    if (problem) throw McpError.invalidParams(`params ${problem}`);
     const protocolVersion = negotiateLegacyVersion(params['protocolVersion']);
     const clientCapabilities = isJsonObject(params['capabilities']) ? (params['capabilities'] as ClientCapabilities) : {};
-    const clientInfo = isJsonObject(params['clientInfo']) ? (params['clientInfo'] as Implementation) : undefined;
+    // Both ride in the session id on every request: bounded, and client info reduced to its names.
+    if (JSON.stringify(clientCapabilities).length > MAX_CAPABILITIES_CHARS) {
+      throw McpError.invalidParams(`params.capabilities is larger than ${MAX_CAPABILITIES_CHARS} characters of JSON`);
+    }
+    const clientInfo = implementationOf(params['clientInfo']);
     const instructions = this.discover.instructions;
     return {
       result: {

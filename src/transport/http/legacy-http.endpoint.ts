@@ -115,9 +115,15 @@ export class LegacyHttpEndpoint {
   private initialize(writer: ResponseWriter, message: Record<string, unknown>, transport: McpTransportInfo): void {
     const request = requestOf(message);
     if (request instanceof McpError) return writer.respond(400, failure(isJsonRpcId(message['id']) ? message['id'] : null, request).response);
-    const { result, claims } = this.legacy.initialize(request, transport);
-    const { token } = this.codec.issue(claims);
-    writer.respond(200, { jsonrpc: '2.0', id: request.id, result }, { [SESSION_HEADER]: token });
+    let answer: ReturnType<LegacyDispatcher['initialize']>;
+    try {
+      answer = this.legacy.initialize(request, transport);
+    } catch (error) {
+      if (!(error instanceof McpError)) throw error;
+      return writer.respond(400, failure(request.id, error).response);
+    }
+    const { token } = this.codec.issue(answer.claims);
+    writer.respond(200, { jsonrpc: '2.0', id: request.id, result: answer.result }, { [SESSION_HEADER]: token });
   }
 
   /** The request's session, or undefined once the refusal was written. */

@@ -70,9 +70,15 @@ export class LegacyStdioSession {
 
     const request = { id, method, params };
     if (method === 'initialize') {
-      const { result, claims } = dispatcher.initialize(request, STDIO);
-      this.session = { claims: { ...claims, id: this.session.claims.id, issuedAt: Date.now() }, state: this.session.state };
-      return { jsonrpc: '2.0', id, result };
+      let answer: ReturnType<LegacyDispatcher['initialize']>;
+      try {
+        answer = dispatcher.initialize(request, STDIO);
+      } catch (error) {
+        if (error instanceof McpError) return failure(id, error).response;
+        throw error;
+      }
+      this.session = { claims: { ...answer.claims, id: this.session.claims.id, issuedAt: Date.now() }, state: this.session.state };
+      return { jsonrpc: '2.0', id, result: answer.result };
     }
     const channel: LegacyChannel = {
       transport: STDIO,

@@ -1,0 +1,114 @@
+import { Agent, request } from 'node:http';
+import { CapturingLogger, startMrtrApp } from '../mrtr/mrtr-app.js';
+import { envelope, mcpHeaders, rpc } from '../support/raw-mcp.js';
+import { ADAPTERS, type RunningApp } from '../support/start-app.js';
+import { LegacyWire } from '../legacy/legacy-wire.js';
+import { hostileModule } from './hostile.fixtures.js';
+import { MessageFuzzer } from './message-fuzzer.js';
+
+const MESSAGES_PER_ADAPTER = Number(process.env['FUZZ_MESSAGES'] ?? 6_000);
+const BATCH = 500;
+const CONCURRENCY = 16;
+const SEED = Number(process.env['FUZZ_SEED'] ?? 20261130);
+const STACK = /\n\s+at\s|node_modules|\.[cm]?[jt]s:\d+:\d+/;
+
+interface Sent {
+  readonly body: string;
+  readonly headers: Record<string, string>;
+}
+
+function send(url: URL, agent: Agent, { body, headers }: Sent): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe.each(ADAPTERS)('a fuzzing client (seed %s), on %s'.replace('%s', String(SEED)), (adapter) => {
+  let server: RunningApp;
+  const logger = new CapturingLogger();
+  beforeAll(async () => {
+    server = await startMrtrApp(hostileModule({ legacy: { inputRoundTimeoutMs: 100 }, toolTimeoutMs: 300 }), adapter, { logger });
+  });
+  afterAll(() => server.close());
+
+  it(`answers ${MESSAGES_PER_ADAPTER} random and mutated messages without a 5xx, a stack or an ERROR log, and keeps serving`, async () => {
+    const fuzz = new MessageFuzzer(SEED + (adapter === 'express' ? 1 : 0));
+    const wire = await LegacyWire.open(server.url, { elicitation: {}, sampling: {}, roots: {} });
+    const first = await rpc(server.url, 'tools/call', { name: 'ask_model', arguments: {} }, { sampling: {} });
+    const requestState = first.json.result.requestState as string;
+    const modern = (method: string, params: Record<string, unknown>, caps: Record<string, unknown> = {}) => ({
+      jsonrpc: '2.0',
+      id: fuzz.int(1000),
+      method,
+      params: { ...params, _meta: envelope(caps) },
+    });
+    const templates: Array<() => { message: Record<string, unknown>; headers: Record<string, string> }> = [
+      () => ({ message: modern('tools/call', { name: 'tree', arguments: { root: { name: 'a', child: { name: 'b' } }, weight: 2 } }), headers: mcpHeaders('tools/call', 'tree') }),
+      () => ({ message: modern('tools/call', { name: 'echo', arguments: { a: 1 } }), headers: mcpHeaders('tools/call', 'echo') }),
+      () => ({
+        message: modern('tools/call', { name: 'ask_model', arguments: {}, requestState, inputResponses: { 'sample-1': { role: 'assistant', model: 'm', content: { type: 'text', text: 'x' } } } }, { sampling: {} }),
+        headers: mcpHeaders('tools/call', 'ask_model'),
+      }),
+      () => ({ message: modern('tools/list', {}), headers: mcpHeaders('tools/list') }),
+      () => ({ message: modern('server/discover', {}), headers: mcpHeaders('server/discover') }),
+      () => ({ message: modern('tools/call', { name: 'notes', arguments: {} }, { elicitation: {} }), headers: mcpHeaders('tools/call', 'notes') }),
+      () => ({
+        message: { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } },
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      }),
+      () => ({ message: { jsonrpc: '2.0', id: fuzz.int(100), method: 'tools/call', params: { name: 'tree', arguments: { root: { name: 'z' } } } }, headers: wire.headers() }),
+      () => ({ message: { jsonrpc: '2.0', id: fuzz.int(100), method: 'tools/call', params: { name: 'ask_model' } }, headers: wire.headers() }),
+      () => ({ message: { jsonrpc: '2.0', id: 'mocapi-1', result: { action: 'accept', content: {} } }, headers: wire.headers() }),
+      () => ({ message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } }, headers: wire.headers() }),
+      () => ({ message: { jsonrpc: '2.0', id: 9, method: 'logging/setLevel', params: { level: 'info' } }, headers: wire.headers() }),
+    ];
+    const mutateHeaders = (headers: Record<string, string>): Record<string, string> => {
+      if (fuzz.next() > 0.15) return headers;
+      const name = fuzz.pick(['mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id', 'accept', 'content-type']);
+      return { ...headers, [name]: fuzz.pick(['', 'garbage', '=?base64?!!?=', '2025-06-18', '2026-07-28', 'application/json', 'text/plain', wire.sessionId.slice(1)]) };
+    };
+    const generate = (): Sent => {
+      const roll = fuzz.next();
+      if (roll < 0.05) return { body: fuzz.string(), headers: { 'content-type': 'application/json', accept: 'application/json' } };
+      if (roll < 0.1) return { body: JSON.stringify(fuzz.value()), headers: mcpHeaders('tools/list') };
+      const { message, headers } = fuzz.pick(templates)();
+      const mutated = roll < 0.2 ? message : fuzz.mutate(message);
+      return { body: JSON.stringify(mutated) ?? 'null', headers: mutateHeaders(headers) };
+    };
+
+    const url = new URL(server.url);
+    const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+    const failures: string[] = [];
+    let sent = 0;
+    try {
+      while (sent < MESSAGES_PER_ADAPTER) {
+        const batch = Array.from({ length: Math.min(BATCH, MESSAGES_PER_ADAPTER - sent) }, generate);
+        sent += batch.length;
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: CONCURRENCY }, async () => {
+            while (next < batch.length) {
+              const message = batch[next++]!;
+              const { status, text } = await send(url, agent, message);
+              if (status >= 500 || STACK.test(text)) failures.push(`${status} for ${message.body.slice(0, 300)} → ${text.slice(0, 300)}`);
+            }
+          }),
+        );
+        const check = await rpc(server.url, 'tools/call', { name: 'echo', arguments: { after: sent } });
+        expect(check.json.result.content[0].text).toBe(JSON.stringify({ after: sent }));
+      }
+    } finally {
+      agent.destroy();
+    }
+    expect(failures).toEqual([]);
+    expect(logger.errors).toEqual([]);
+    expect(sent).toBe(MESSAGES_PER_ADAPTER);
+  }, 120_000);
+});
