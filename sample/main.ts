@@ -11,6 +11,12 @@ async function bootstrap(): Promise<void> {
       ? await NestFactory.create(AppModule)
       : await NestFactory.create(AppModule, new FastifyAdapter());
   app.enableShutdownHooks();
+  // Node's own limits on slow clients. They bound receiving a request, not answering it, so long
+  // SSE answers (progress, pushed questions, listen streams) are not cut.
+  const server = app.getHttpServer() as import('node:http').Server;
+  server.headersTimeout = 10_000; // the request line and headers must arrive within 10 s
+  server.requestTimeout = 30_000; // the whole request (body included) within 30 s
+  server.keepAliveTimeout = 65_000; // longer than a load balancer's idle timeout (often 60 s)
   await app.listen(port, host);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`;
   console.log(`\nBistro MCP server ready at ${url}`);
