@@ -22,6 +22,7 @@ export { McpProperty, type McpPropertyOptions } from './schema/mcp-property.deco
 export { RequestedSchemaBuilder, type ChooseOptions, type ChooseManyOptions, type ChoiceValues } from './schema/requested-schema.builder.js';
 
 export { McpExecutionContext } from './discovery/mcp-execution-context.js';
+export type { McpRequestContext } from './discovery/mcp-request-context.js';
 export { McpToolRegistry } from './discovery/mcp-tool.registry.js';
 export { McpPromptRegistry } from './discovery/mcp-prompt.registry.js';
 export { McpResourceRegistry } from './discovery/mcp-resource.registry.js';

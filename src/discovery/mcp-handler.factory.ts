@@ -1,79 +1,127 @@
-import { Injectable } from '@nestjs/common';
-import { ExternalContextCreator } from '@nestjs/core';
+import { Injectable, type InjectionToken } from '@nestjs/common';
+import { EXCEPTION_FILTERS_METADATA, INTERCEPTORS_METADATA } from '@nestjs/common/constants.js';
+import { ApplicationConfig, ContextIdFactory, ExternalContextCreator, ModuleRef } from '@nestjs/core';
 import { ROUTE_ARGS_METADATA } from '../decorators/mcp-metadata.constants.js';
 import { INPUT_REQUIRED_FILTER } from '../mrtr/input-required.filter.js';
 import { INPUT_REQUIRED_INTERCEPTOR } from '../mrtr/input-required.interceptor.js';
+import type { McpExchange } from '../protocol/mcp-exchange.js';
 import type { McpHandler } from './mcp-handler.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
+import type { McpRequestContext } from './mcp-request-context.js';
 
 /** The ExecutionContext type our handlers run under: `context.getType() === 'mcp'`. */
 export const MCP_CONTEXT_TYPE = 'mcp';
 
-const INTERCEPTORS_METADATA = '__interceptors__';
-const EXCEPTION_FILTERS_METADATA = '__exceptionFilters__';
+const ENHANCERS = { guards: true, interceptors: true, filters: true } as const;
+
+/**
+ * A provider that is not a plain singleton (request-scoped, durable, transient, or depending on
+ * one): its instance is resolved for each call.
+ */
+export interface ContextualProvider {
+  readonly token: InjectionToken;
+  /** Nest's id of the provider's wrapper: the inquirer its contextual enhancers are created for. */
+  readonly id: string;
+}
 
 /**
  * Wraps a provider method so it runs through Nest's enhancer pipeline exactly as a route does
- * (global and local guards, interceptors, pipes, filters), built once per handler at bootstrap.
+ * (global and local guards, interceptors, pipes, filters). Singletons are wrapped once at
+ * bootstrap; contextual providers are resolved per call through a context id, with `REQUEST`
+ * injecting the call's {@link McpRequestContext}.
  */
 @Injectable()
 export class McpHandlerFactory {
   private readonly paramsFactory = new McpParamsFactory();
 
-  constructor(private readonly externalContextCreator: ExternalContextCreator) {}
+  constructor(
+    private readonly externalContextCreator: ExternalContextCreator,
+    private readonly config: ApplicationConfig,
+    private readonly moduleRef: ModuleRef,
+  ) {}
 
-  create(instance: object, methodName: string): McpHandler {
+  create(instance: object, methodName: string, contextual?: ContextualProvider): McpHandler {
     const method = (instance as Record<string, unknown>)[methodName] as (...args: unknown[]) => unknown;
-    if (this.applicationInterceptorsMayApply(instance, method)) appendMetadata(INTERCEPTORS_METADATA, method, INPUT_REQUIRED_INTERCEPTOR);
-    appendMetadata(EXCEPTION_FILTERS_METADATA, method, INPUT_REQUIRED_FILTER);
+    const callback = this.callbackFor(instance, method);
+    const handler = { handlerClass: instance.constructor, handlerName: methodName };
+    if (contextual) {
+      return { ...handler, invoke: (input, exchange) => this.invokeInContext(contextual, callback, methodName, input, exchange) };
+    }
     const run = this.externalContextCreator.create(
       instance,
-      method,
+      callback,
       methodName,
       ROUTE_ARGS_METADATA,
       this.paramsFactory,
       undefined,
       undefined,
-      { guards: true, interceptors: true, filters: true },
+      ENHANCERS,
       MCP_CONTEXT_TYPE,
     );
-    return {
-      handlerClass: instance.constructor,
-      handlerName: methodName,
-      invoke: (input, exchange) => run(input, exchange),
+    return { ...handler, invoke: (input, exchange) => run(input, exchange) };
+  }
+
+  private async invokeInContext(
+    provider: ContextualProvider,
+    callback: (...args: unknown[]) => unknown,
+    methodName: string,
+    input: unknown,
+    exchange: McpExchange,
+  ): Promise<unknown> {
+    const request: McpRequestContext = Object.freeze({
+      exchange,
+      headers: exchange.transport.kind === 'http' ? exchange.transport.request.headers : {},
+    });
+    // A durable provider's ContextIdStrategy sees this request and may attach a parent context.
+    const contextId = ContextIdFactory.getByRequest(request);
+    this.moduleRef.registerRequestByContextId(request, contextId);
+    const instance = await this.moduleRef.resolve<unknown, object>(provider.token, contextId, { strict: false });
+    const run = this.externalContextCreator.create(
+      instance,
+      callback,
+      methodName,
+      ROUTE_ARGS_METADATA,
+      this.paramsFactory,
+      contextId,
+      provider.id,
+      ENHANCERS,
+      MCP_CONTEXT_TYPE,
+    );
+    return run(input, exchange);
+  }
+
+  /**
+   * The function Nest's pipeline calls: a stand-in for the method carrying a copy of its metadata,
+   * with our filter appended (a guard that asks for input raises the signal outside every
+   * interceptor: handler-level filters are consulted first, so ours hands it on before an
+   * application filter sees it) and, where application interceptors may apply, our interceptor as
+   * the innermost one (so they see a result, never the signal). The user's own metadata is never
+   * written to.
+   */
+  private callbackFor(instance: object, method: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
+    const callback = function (this: unknown, ...args: unknown[]): unknown {
+      return method.apply(this, args);
     };
+    Object.defineProperty(callback, 'name', { value: method.name });
+    for (const key of Reflect.getMetadataKeys(method)) Reflect.defineMetadata(key, Reflect.getMetadata(key, method), callback);
+    const filters: unknown[] = Reflect.getMetadata(EXCEPTION_FILTERS_METADATA, method) ?? [];
+    Reflect.defineMetadata(EXCEPTION_FILTERS_METADATA, [...filters, INPUT_REQUIRED_FILTER], callback);
+    if (this.applicationInterceptorsMayApply(instance, method)) {
+      const interceptors: unknown[] = Reflect.getMetadata(INTERCEPTORS_METADATA, method) ?? [];
+      Reflect.defineMetadata(INTERCEPTORS_METADATA, [...interceptors, INPUT_REQUIRED_INTERCEPTOR], callback);
+    }
+    return callback;
   }
 
   /**
    * Our interceptor exists so that the application's interceptors see a result, never the control
    * signal. With none on the handler, its class or the application, nobody can see it, and the
    * call runner seals the round itself: leaving the interceptor out then saves an rxjs pipeline
-   * (about a third of a plain tools/call). When Nest's internals do not tell, it stays.
+   * (about a third of a plain tools/call).
    */
   private applicationInterceptorsMayApply(instance: object, method: object): boolean {
-    const own = (target: object) =>
-      ((Reflect.getMetadata(INTERCEPTORS_METADATA, target) ?? []) as unknown[]).some((i) => i !== INPUT_REQUIRED_INTERCEPTOR);
-    if (own(method) || own(instance.constructor)) return true;
-    const config = (this.externalContextCreator as unknown as { interceptorsContextCreator?: { config?: GlobalInterceptorSource } })
-      .interceptorsContextCreator?.config;
-    if (typeof config?.getGlobalInterceptors !== 'function' || typeof config.getGlobalRequestInterceptors !== 'function') return true;
-    return config.getGlobalInterceptors().length > 0 || config.getGlobalRequestInterceptors().length > 0;
+    const declared = (target: object) => ((Reflect.getMetadata(INTERCEPTORS_METADATA, target) ?? []) as unknown[]).length > 0;
+    if (declared(method) || declared(instance.constructor)) return true;
+    return this.config.getGlobalInterceptors().length > 0 || this.config.getGlobalRequestInterceptors().length > 0;
   }
-}
-
-/** The part of Nest's ApplicationConfig that lists global interceptors (useGlobalInterceptors, APP_INTERCEPTOR). */
-interface GlobalInterceptorSource {
-  getGlobalInterceptors(): unknown[];
-  getGlobalRequestInterceptors(): unknown[];
-}
-
-/**
- * Method-level interceptors are the innermost ones, and the last of them is closest to the handler:
- * appended there, ours sees the control signal before any interceptor of the application can
- * swallow it; method-level filters are consulted before class-level and global ones. Instances
- * (not classes) need no registration as injectables of the user's module.
- */
-function appendMetadata(key: string, method: object, enhancer: object): void {
-  const existing: unknown[] = Reflect.getMetadata(key, method) ?? [];
-  if (!existing.includes(enhancer)) Reflect.defineMetadata(key, [...existing, enhancer], method);
 }

@@ -4,7 +4,7 @@ import type { PromptDefinition } from '../protocol/wire-types.js';
 import { dtoAllowedValues, dtoToPromptArguments } from '../schema/dto-prompt-arguments.js';
 import { compileDtoValidator } from '../schema/dto-validator.js';
 import { inputDtoOf } from './dto-type.js';
-import { McpHandlerFactory } from './mcp-handler.factory.js';
+import { type ContextualProvider, McpHandlerFactory } from './mcp-handler.factory.js';
 import type { RegisteredPrompt } from './registered-prompt.js';
 
 /** Builds a prompt's definition (arguments from its DTO, once) and wrapped handler. */
@@ -12,7 +12,7 @@ import type { RegisteredPrompt } from './registered-prompt.js';
 export class McpPromptFactory {
   constructor(private readonly handlers: McpHandlerFactory) {}
 
-  create(instance: object, methodName: string, options: McpPromptOptions): RegisteredPrompt {
+  create(instance: object, methodName: string, options: McpPromptOptions, contextual?: ContextualProvider): RegisteredPrompt {
     const source = `${instance.constructor.name}.${methodName}`;
     const name = options.name ?? methodName;
     if (typeof options.description !== 'string' || options.description === '') {
@@ -31,7 +31,7 @@ export class McpPromptFactory {
       name,
       source,
       definition: Object.freeze(definition),
-      handler: this.handlers.create(instance, methodName),
+      handler: this.handlers.create(instance, methodName, contextual),
       validate: dto ? compileDtoValidator(dto) : undefined,
       completions: (argument) => {
         if (completers[argument]) return completers[argument];

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { McpResourceTemplateOptions } from '../decorators/mcp-resource-template.decorator.js';
 import type { McpResourceOptions } from '../decorators/mcp-resource.decorator.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../protocol/wire-types.js';
-import { McpHandlerFactory } from './mcp-handler.factory.js';
+import { type ContextualProvider, McpHandlerFactory } from './mcp-handler.factory.js';
 import type { RegisteredResource, RegisteredResourceTemplate } from './registered-resource.js';
 import { UriTemplate } from './uri-template.js';
 
@@ -11,7 +11,7 @@ import { UriTemplate } from './uri-template.js';
 export class McpResourceFactory {
   constructor(private readonly handlers: McpHandlerFactory) {}
 
-  createResource(instance: object, methodName: string, options: McpResourceOptions): RegisteredResource {
+  createResource(instance: object, methodName: string, options: McpResourceOptions, contextual?: ContextualProvider): RegisteredResource {
     const source = `${instance.constructor.name}.${methodName}`;
     if (typeof options.uri !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(options.uri)) {
       throw new Error(`MCP resource ${source} needs an absolute URI: @McpResource({ uri: 'scheme://...' }).`);
@@ -21,10 +21,15 @@ export class McpResourceFactory {
       name: options.name ?? methodName,
       ...pick(options, ['title', 'description', 'mimeType', 'size', 'annotations']),
     };
-    return { name: options.uri, source, definition: Object.freeze(definition), handler: this.handlers.create(instance, methodName) };
+    return { name: options.uri, source, definition: Object.freeze(definition), handler: this.handlers.create(instance, methodName, contextual) };
   }
 
-  createTemplate(instance: object, methodName: string, options: McpResourceTemplateOptions): RegisteredResourceTemplate {
+  createTemplate(
+    instance: object,
+    methodName: string,
+    options: McpResourceTemplateOptions,
+    contextual?: ContextualProvider,
+  ): RegisteredResourceTemplate {
     const source = `${instance.constructor.name}.${methodName}`;
     let template: UriTemplate;
     try {
@@ -42,7 +47,7 @@ export class McpResourceFactory {
       source,
       definition: Object.freeze(definition),
       template,
-      handler: this.handlers.create(instance, methodName),
+      handler: this.handlers.create(instance, methodName, contextual),
       completers: options.completers ?? {},
     };
   }

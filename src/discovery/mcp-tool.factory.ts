@@ -4,7 +4,7 @@ import type { JsonSchema, ToolDefinition } from '../protocol/wire-types.js';
 import { dtoToJsonSchema, mcpHeaderParams } from '../schema/dto-json-schema.js';
 import { compileDtoValidator } from '../schema/dto-validator.js';
 import { inputDtoOf, outputDtoOf } from './dto-type.js';
-import { McpHandlerFactory } from './mcp-handler.factory.js';
+import { type ContextualProvider, McpHandlerFactory } from './mcp-handler.factory.js';
 import type { McpHeaderParam } from '../schema/dto-json-schema.js';
 import type { RegisteredTool } from './registered-tool.js';
 
@@ -16,7 +16,7 @@ const EMPTY_INPUT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', propertie
 export class McpToolFactory {
   constructor(private readonly handlers: McpHandlerFactory) {}
 
-  create(instance: object, methodName: string, options: McpToolOptions): RegisteredTool {
+  create(instance: object, methodName: string, options: McpToolOptions, contextual?: ContextualProvider): RegisteredTool {
     const prototype = Object.getPrototypeOf(instance) as object;
     const source = `${instance.constructor.name}.${methodName}`;
     const name = options.name ?? methodName;
@@ -46,7 +46,7 @@ export class McpToolFactory {
       name,
       source,
       definition: Object.freeze(definition),
-      handler: this.handlers.create(instance, methodName),
+      handler: this.handlers.create(instance, methodName, contextual),
       validate: inputDto ? compileDtoValidator(inputDto) : undefined,
       headerParams: inputDto ? mcpHeaderParams(inputDto) : headerParamsOfSchema(inputSchema),
       exactlyOnce: options.exactlyOnce,

@@ -6,6 +6,7 @@ import {
   MCP_RESOURCE_TEMPLATE_METADATA,
   MCP_TOOL_METADATA,
 } from '../decorators/mcp-metadata.constants.js';
+import type { ContextualProvider } from './mcp-handler.factory.js';
 import { McpPromptFactory } from './mcp-prompt.factory.js';
 import { McpPromptRegistry } from './mcp-prompt.registry.js';
 import { McpResourceFactory } from './mcp-resource.factory.js';
@@ -39,22 +40,26 @@ export class McpExplorer implements OnModuleInit {
       seen.add(instance);
       const prototype = Object.getPrototypeOf(instance) as object | null;
       if (!prototype) continue;
+      // Request-scoped, durable and transient providers (and those depending on one) have no usable
+      // singleton: their instance is resolved for each call.
+      const contextual: ContextualProvider | undefined =
+        wrapper.isDependencyTreeStatic() && !wrapper.isTransient ? undefined : { token: wrapper.token, id: wrapper.id };
       for (const methodName of this.scanner.getAllMethodNames(prototype)) {
         const method = (prototype as Record<string, unknown>)[methodName];
         if (typeof method !== 'function') continue;
-        this.register(instance, methodName, method);
+        this.register(instance, methodName, method, contextual);
       }
     }
   }
 
-  private register(instance: object, methodName: string, method: Function): void {
+  private register(instance: object, methodName: string, method: Function, contextual: ContextualProvider | undefined): void {
     const tool = Reflect.getMetadata(MCP_TOOL_METADATA, method);
-    if (tool) this.tools.add(this.toolFactory.create(instance, methodName, tool));
+    if (tool) this.tools.add(this.toolFactory.create(instance, methodName, tool, contextual));
     const prompt = Reflect.getMetadata(MCP_PROMPT_METADATA, method);
-    if (prompt) this.prompts.add(this.promptFactory.create(instance, methodName, prompt));
+    if (prompt) this.prompts.add(this.promptFactory.create(instance, methodName, prompt, contextual));
     const resource = Reflect.getMetadata(MCP_RESOURCE_METADATA, method);
-    if (resource) this.resources.resources.add(this.resourceFactory.createResource(instance, methodName, resource));
+    if (resource) this.resources.resources.add(this.resourceFactory.createResource(instance, methodName, resource, contextual));
     const template = Reflect.getMetadata(MCP_RESOURCE_TEMPLATE_METADATA, method);
-    if (template) this.resources.templates.add(this.resourceFactory.createTemplate(instance, methodName, template));
+    if (template) this.resources.templates.add(this.resourceFactory.createTemplate(instance, methodName, template, contextual));
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { LoggingLevel } from '../protocol/wire-types.js';
-import { exchangeStorage } from './exchange.storage.js';
+import { mcpCallScope } from '../mrtr/mcp-call.scope.js';
 
 const SEVERITY: Readonly<Record<LoggingLevel, number>> = {
   debug: 0,
@@ -23,7 +23,7 @@ const SEVERITY: Readonly<Record<LoggingLevel, number>> = {
 @Injectable()
 export class McpClientLogger {
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    const exchange = exchangeStorage.getStore();
+    const exchange = mcpCallScope.getStore()?.exchange;
     if (!exchange?.logLevel || SEVERITY[level] < SEVERITY[exchange.logLevel] || exchange.signal.aborted) return;
     exchange.notify({ jsonrpc: '2.0', method: 'notifications/message', params: { level, data, ...(logger && { logger }) } });
   }

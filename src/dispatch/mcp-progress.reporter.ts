@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { exchangeStorage } from './exchange.storage.js';
+import { mcpCallScope } from '../mrtr/mcp-call.scope.js';
 
 /**
  * Reports progress of the MCP call in progress as `notifications/progress` on its response stream
@@ -12,7 +12,7 @@ import { exchangeStorage } from './exchange.storage.js';
 export class McpProgressReporter {
   /** `progress` should grow with each call; `total` is optional. */
   report(progress: number, total?: number, message?: string): void {
-    const exchange = exchangeStorage.getStore();
+    const exchange = mcpCallScope.getStore()?.exchange;
     if (exchange?.progressToken === undefined || exchange.signal.aborted) return;
     exchange.notify({
       jsonrpc: '2.0',
@@ -28,6 +28,6 @@ export class McpProgressReporter {
 
   /** Aborted when the client closes the connection: long work should stop. */
   get signal(): AbortSignal | undefined {
-    return exchangeStorage.getStore()?.signal;
+    return mcpCallScope.getStore()?.exchange.signal;
   }
 }

@@ -1,10 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { isInputRequired } from '../mrtr/exceptions/input-required.exception.js';
 import { McpPrincipalSource } from '../mrtr/mcp-principal.source.js';
-import { MrtrEngine } from '../mrtr/mrtr.engine.js';
+import { type McpCallOutcome, MrtrEngine } from '../mrtr/mrtr.engine.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
-import { exchangeStorage } from './exchange.storage.js';
 
 /**
  * Runs the handler of a tools/call, prompts/get or resources/read: opens its replay session
@@ -35,32 +33,20 @@ export class MrtrCallRunner {
   }
 
   /**
-   * Resolves to the handler's value, or to the sealed input-required round when the handler asked
-   * for input — even if a catch block, interceptor or exception filter of the application
-   * intercepted the signal on its way out (that is logged, since the code that caught it ran).
+   * Runs the handler with the call bound to the async scope. The outcome is the handler's value or
+   * the sealed input-required round, even when a catch block, interceptor or exception filter of
+   * the application intercepted the signal on its way out (that is logged, since the code that
+   * caught it ran).
    */
-  async invoke(session: ReplaySession, exchange: McpExchange, handler: () => Promise<unknown>): Promise<unknown> {
-    try {
-      let value: unknown;
-      let signalled = false;
-      try {
-        value = await exchangeStorage.run(exchange, () => this.mrtr.run(session, handler));
-      } catch (error) {
-        signalled = isInputRequired(error);
-        if (!signalled && !session.lastInputRequired) throw error;
-      }
-      const round = this.mrtr.pendingRound(session);
-      if (!round) return value;
-      if (!signalled && value !== round) {
-        this.logger.warn(
-          `${exchange.method} ${String(exchange.params['name'] ?? exchange.params['uri'])}: the input request was intercepted on its way out ` +
-            '(a catch block, an interceptor or an exception filter) and the round was answered anyway. ' +
-            'Code that caught it has run; in handlers, rethrow it with `if (isInputRequired(e)) throw e;`',
-        );
-      }
-      return round;
-    } finally {
-      session.close();
+  async invoke(session: ReplaySession, exchange: McpExchange, handler: () => Promise<unknown>): Promise<McpCallOutcome> {
+    const outcome = await this.mrtr.run(session, exchange, handler);
+    if (outcome.kind === 'input_required' && outcome.intercepted) {
+      this.logger.warn(
+        `${exchange.method} ${String(exchange.params['name'] ?? exchange.params['uri'])}: the input request was intercepted on its way out ` +
+          '(a catch block, an interceptor or an exception filter) and the round was answered anyway. ' +
+          'Code that caught it has run; in handlers, rethrow it with `if (isInputRequired(e)) throw e;`',
+      );
     }
+    return outcome;
   }
 }

@@ -1,8 +1,4 @@
-import type { CallToolResult, InputRequiredResult } from '../protocol/wire-types.js';
-
-export function isInputRequiredResult(value: unknown): value is InputRequiredResult {
-  return typeof value === 'object' && value !== null && (value as { resultType?: unknown }).resultType === 'input_required';
-}
+import type { CallToolResult } from '../protocol/wire-types.js';
 
 function isCallToolResult(value: object): value is CallToolResult {
   return Array.isArray((value as { content?: unknown }).content);

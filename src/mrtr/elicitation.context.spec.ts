@@ -5,7 +5,8 @@ import { ElicitationContext } from './elicitation.context.js';
 import { InputRequiredException } from './exceptions/input-required.exception.js';
 import type { ElicitAnswer, UrlElicitAnswer } from './input-batch.builder.js';
 import { ReplaySession } from './replay-session.js';
-import { replaySessionStorage } from './replay-session.storage.js';
+import { mcpCallScope } from './mcp-call.scope.js';
+import type { McpExchange } from '../protocol/mcp-exchange.js';
 
 type Equal<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
 function expectType<T extends true>(): T | undefined {
@@ -20,7 +21,10 @@ const rooted: ListRootsResult = { roots: [{ uri: 'file:///w' }] };
 
 function inCall<T>(fn: () => Promise<T>, inputResponses?: Record<string, Record<string, unknown>>, caps: ClientCapabilities = FULL): Promise<T> {
   const session = new ReplaySession({ binding, inputResponses, clientCapabilities: caps, now: 0 });
-  return replaySessionStorage.run(session, fn);
+  const seal = () => {
+    throw new Error('not sealed in this spec');
+  };
+  return mcpCallScope.run({ exchange: {} as McpExchange, session, seal }, fn);
 }
 
 describe('ElicitationContext', () => {

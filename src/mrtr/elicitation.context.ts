@@ -10,7 +10,7 @@ import {
   type UrlElicitAnswer,
 } from './input-batch.builder.js';
 import type { ReplaySession } from './replay-session.js';
-import { replaySessionStorage } from './replay-session.storage.js';
+import { mcpCallScope } from './mcp-call.scope.js';
 
 const PLANS = new InputBatchBuilder();
 
@@ -140,7 +140,7 @@ export class ElicitationContext {
 }
 
 function currentSession(): ReplaySession {
-  const session = replaySessionStorage.getStore();
+  const session = mcpCallScope.getStore()?.session;
   if (session === undefined) {
     throw new Error('ElicitationContext used outside an MCP tools/call, prompts/get or resources/read handler');
   }

@@ -3,14 +3,24 @@ import { MCP_OPTIONS } from '../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../mcp.options.js';
 import type { ClientCapabilities, InputRequiredResult } from '../protocol/wire-types.js';
 import { InvalidRequestStateException } from './exceptions/invalid-request-state.exception.js';
-import type { InputRequiredException } from './exceptions/input-required.exception.js';
+import { type InputRequiredException, isInputRequired } from './exceptions/input-required.exception.js';
 import { McpClock } from './mcp-clock.js';
 import { argumentsDigest, verifyBinding } from './request-binding.js';
 import type { RequestBinding, RequestStatePayload } from './request-state.payload.js';
 import { RequestStateCodec } from './request-state.codec.js';
 import { parseInputResponses, ReplaySession } from './replay-session.js';
-import { replaySessionStorage } from './replay-session.storage.js';
+import { type McpCallScope, mcpCallScope } from './mcp-call.scope.js';
+import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { META_REFUSED_INPUT_RESPONSES } from '../protocol/meta-keys.js';
+
+/**
+ * How a call's handler ended: with its value, or with a sealed input-required round.
+ * `intercepted` tells that the application caught the signal on its way out (the code that caught
+ * it has run) and the round was answered anyway.
+ */
+export type McpCallOutcome =
+  | { readonly kind: 'complete'; readonly value: unknown }
+  | { readonly kind: 'input_required'; readonly round: InputRequiredResult; readonly intercepted: boolean };
 
 /** What the dispatcher knows about a call that may answer `input_required`. */
 export interface MrtrCall {
@@ -23,9 +33,6 @@ export interface MrtrCall {
   readonly clientCapabilities: ClientCapabilities;
   readonly principal: string | null;
 }
-
-const sessionCodecs = new WeakMap<ReplaySession, RequestStateCodec>();
-const sealedRounds = new WeakMap<ReplaySession, InputRequiredResult>();
 
 /**
  * Opens a call's replay session: verifies a present requestState (integrity, expiry, binding to
@@ -58,47 +65,46 @@ export class MrtrEngine {
       maxReasks: this.options.mrtr.maxReasks,
       maxAnswerChars: this.options.mrtr.maxAnswerBytes,
     });
-    sessionCodecs.set(session, this.codec);
     return session;
   }
 
-  run<T>(session: ReplaySession, fn: () => T): T {
-    return replaySessionStorage.run(session, fn);
-  }
-
   /**
-   * The input-required round of a call whose handler asked for input, whatever became of the
-   * signal on its way out (an interceptor that wrapped the result, a filter or a catch block that
-   * swallowed it): once a question was asked, the answer to the client is that question.
+   * Runs `fn` (the handler) in the call's scope. Resolves to the handler's value, or to the sealed
+   * input-required round when it asked for input — whatever became of the signal on its way out (an
+   * interceptor that wrapped the result, a filter or a catch block that swallowed it): once a
+   * question was asked, the answer to the client is that question.
    */
-  pendingRound(session: ReplaySession): InputRequiredResult | undefined {
-    const sealed = sealedRounds.get(session);
-    if (sealed) return sealed;
+  async run(session: ReplaySession, exchange: McpExchange, fn: () => Promise<unknown>): Promise<McpCallOutcome> {
+    const scope: McpCallScope = { exchange, session, seal: (signal) => this.seal(session, signal) };
+    let value: unknown;
+    let signalled = false;
+    try {
+      value = await mcpCallScope.run(scope, fn);
+    } catch (error) {
+      signalled = isInputRequired(error);
+      if (!signalled && !session.lastInputRequired) throw error;
+    } finally {
+      session.close();
+    }
     const signal = session.lastInputRequired;
-    return signal ? sealRound(session, signal) : undefined;
+    if (!signal) return { kind: 'complete', value };
+    const round = this.seal(session, signal);
+    return { kind: 'input_required', round, intercepted: !signalled && value !== round };
   }
-}
 
-/** Seals the current call's ledger into the wire result of an input-required round. */
-export function sealInputRequired(signal: InputRequiredException): InputRequiredResult {
-  const session = replaySessionStorage.getStore();
-  if (!session) throw signal;
-  return sealRound(session, signal);
-}
-
-function sealRound(session: ReplaySession, signal: InputRequiredException): InputRequiredResult {
-  const codec = sessionCodecs.get(session);
-  if (!codec) throw signal;
-  const round: InputRequiredResult = {
-    resultType: 'input_required',
-    inputRequests: signal.inputRequests,
-    requestState: codec.seal(session.nextPayload(signal)),
-  };
-  if (session.refusedAnswers.size > 0) {
-    round._meta = { [META_REFUSED_INPUT_RESPONSES]: Object.fromEntries(session.refusedAnswers) };
+  private seal(session: ReplaySession, signal: InputRequiredException): InputRequiredResult {
+    if (session.sealedRound) return session.sealedRound;
+    const round: InputRequiredResult = {
+      resultType: 'input_required',
+      inputRequests: signal.inputRequests,
+      requestState: this.codec.seal(session.nextPayload(signal)),
+    };
+    if (session.refusedAnswers.size > 0) {
+      round._meta = { [META_REFUSED_INPUT_RESPONSES]: Object.fromEntries(session.refusedAnswers) };
+    }
+    session.sealedRound = round;
+    return round;
   }
-  sealedRounds.set(session, round);
-  return round;
 }
 
 /** The arguments digest costs a canonicalisation and a hash: only pay it when a token is read or sealed. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { McpError } from '../protocol/mcp.error.js';
-import type { ClientCapabilities, CreateMessageRequestParams, InputRequest, InputResponse } from '../protocol/wire-types.js';
+import type { ClientCapabilities, CreateMessageRequestParams, InputRequest, InputRequiredResult, InputResponse } from '../protocol/wire-types.js';
 import { canonicalJson, sha256Base64url } from './canonical-json.js';
 import { mergeCapabilities, missingCapabilities, supportsElicitation, supportsRoots, supportsSampling } from './client-capability.gate.js';
 import { ElicitationLedgerMismatchException } from './exceptions/elicitation-ledger-mismatch.exception.js';
@@ -54,7 +54,7 @@ export interface ReplaySessionInit {
  * {@link InputRequiredException}; a different question at a known ordinal means the handler is not
  * deterministic before its last elicit, and fails with {@link ElicitationLedgerMismatchException}.
  *
- * Lives for one handler invocation, reached through `replaySessionStorage`.
+ * Lives for one handler invocation, reached through `mcpCallScope`.
  */
 export class ReplaySession {
   readonly binding: RequestBinding;
@@ -78,6 +78,8 @@ export class ReplaySession {
   private id: string | undefined;
   private cursor = 0;
   private closed = false;
+  /** The input-required round once sealed: sealing happens once per call. */
+  sealedRound: InputRequiredResult | undefined;
   private signal: InputRequiredException | undefined;
 
   constructor(init: ReplaySessionInit) {

@@ -9,7 +9,6 @@ import { MrtrCallRunner } from '../mrtr-call.runner.js';
 import { toGetPromptResult } from '../prompt-result.normalizer.js';
 import { ListPager } from '../list-pager.js';
 import { ResultStamp } from '../result-stamp.js';
-import { isInputRequiredResult } from '../tool-result.normalizer.js';
 
 /** prompts/list and prompts/get. */
 @Injectable()
@@ -56,8 +55,8 @@ export class PromptsMethods implements McpMethodGroup {
       if (!validation.ok) throw McpError.invalidParams(`Invalid arguments for prompt ${name}: ${validation.violations.join('; ')}`, { violations: validation.violations });
       input = validation.value;
     }
-    const value = await this.calls.invoke(session, exchange, () => prompt.handler.invoke(input, exchange));
-    return this.stamp.stamp(isInputRequiredResult(value) ? value : toGetPromptResult(value));
+    const outcome = await this.calls.invoke(session, exchange, () => prompt.handler.invoke(input, exchange));
+    return outcome.kind === 'input_required' ? this.stamp.stamp(outcome.round) : this.stamp.complete(toGetPromptResult(outcome.value));
   }
 }
 

@@ -9,7 +9,6 @@ import { MrtrCallRunner } from '../mrtr-call.runner.js';
 import { toReadResourceResult } from '../resource-result.normalizer.js';
 import { ListPager } from '../list-pager.js';
 import { ResultStamp } from '../result-stamp.js';
-import { isInputRequiredResult } from '../tool-result.normalizer.js';
 
 /** resources/list, resources/templates/list and resources/read. */
 @Injectable()
@@ -45,9 +44,9 @@ export class ResourcesMethods implements McpMethodGroup {
     const { entry, variables } = resolved;
     this.lists.assertAllowed(exchange, 'resource', entry);
     const session = this.calls.begin(exchange, uri, {});
-    const value = await this.calls.invoke(session, exchange, () => entry.handler.invoke({ ...variables, uri }, exchange));
-    if (isInputRequiredResult(value)) return this.stamp.stamp(value);
-    const result = toReadResourceResult(value, uri, entry.definition.mimeType);
+    const outcome = await this.calls.invoke(session, exchange, () => entry.handler.invoke({ ...variables, uri }, exchange));
+    if (outcome.kind === 'input_required') return this.stamp.stamp(outcome.round);
+    const result = toReadResourceResult(outcome.value, uri, entry.definition.mimeType);
     const isRetry = params['requestState'] !== undefined || params['inputResponses'] !== undefined;
     return isRetry ? this.stamp.uncacheable(result) : this.stamp.cacheable(result);
   }

@@ -13,7 +13,8 @@ import type { McpMethodGroup, MethodHandler } from '../method-handler.js';
 import { ListPager } from '../list-pager.js';
 import { ResultStamp } from '../result-stamp.js';
 import { ExactlyOnceCompletion } from '../exactly-once.completion.js';
-import { isInputRequiredResult, toCallToolResult, toolErrorResult } from '../tool-result.normalizer.js';
+import { toCallToolResult, toolErrorResult } from '../tool-result.normalizer.js';
+import type { McpCallOutcome } from '../../mrtr/mrtr.engine.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
 
 
@@ -55,7 +56,11 @@ export class ToolsMethods implements McpMethodGroup {
    * Runs the call with a deadline: past it, the exchange's signal aborts (the handler should stop)
    * and the call answers at once, whatever the handler still does.
    */
-  private async invokeWithin(ms: number, exchange: McpExchange, run: (exchange: McpExchange) => Promise<unknown>): Promise<unknown> {
+  private async invokeWithin(
+    ms: number,
+    exchange: McpExchange,
+    run: (exchange: McpExchange) => Promise<McpCallOutcome>,
+  ): Promise<McpCallOutcome | typeof TIMED_OUT> {
     const deadline = new AbortController();
     const timed: McpExchange = Object.freeze({ ...exchange, signal: AbortSignal.any([exchange.signal, deadline.signal]) });
     let timer: NodeJS.Timeout | undefined;
@@ -105,11 +110,11 @@ export class ToolsMethods implements McpMethodGroup {
     const timeoutMs = tool.timeoutMs ?? this.options.toolTimeoutMs;
     return this.once.run(session, tool.exactlyOnce, async () => {
       try {
-        const value = timeoutMs
+        const outcome = timeoutMs
           ? await this.invokeWithin(timeoutMs, exchange, (ex) => this.calls.invoke(session, ex, () => tool.handler.invoke(input, ex)))
           : await this.calls.invoke(session, exchange, () => tool.handler.invoke(input, exchange));
-        if (value === TIMED_OUT) return this.stamp.complete(toolErrorResult(`The tool ${name} did not finish within ${timeoutMs} ms and was stopped.`));
-        return this.stamp.stamp(isInputRequiredResult(value) ? value : toCallToolResult(value));
+        if (outcome === TIMED_OUT) return this.stamp.complete(toolErrorResult(`The tool ${name} did not finish within ${timeoutMs} ms and was stopped.`));
+        return outcome.kind === 'input_required' ? this.stamp.stamp(outcome.round) : this.stamp.complete(toCallToolResult(outcome.value));
       } catch (error) {
         if (error instanceof McpError) throw error;
         const message = error instanceof Error ? error.message : String(error);
