@@ -10,7 +10,7 @@ export {
   type ResolvedMcpOptions,
 } from './mcp.options.js';
 export type { McpProtocolEra } from './legacy/protocol-era.js';
-export { INTEGRATION_ACCESS_POLICY, INTEGRATION_HTTP_AUTHENTICATOR, INTEGRATION_PRINCIPAL_SOURCE } from './mcp.tokens.js';
+export { INTEGRATION_ACCESS_POLICY, INTEGRATION_FLOW_STORE, INTEGRATION_HTTP_AUTHENTICATOR, INTEGRATION_PRINCIPAL_SOURCE } from './mcp.tokens.js';
 
 export { McpTool, type McpToolOptions } from './decorators/mcp-tool.decorator.js';
 export { McpArgs, McpCtx } from './decorators/mcp-param.decorators.js';
@@ -20,6 +20,8 @@ export { McpResourceTemplate, type McpResourceTemplateOptions } from './decorato
 export type { McpCompleter, McpCompletionContext } from './decorators/mcp-completer.js';
 export { McpProperty, type McpPropertyOptions } from './schema/mcp-property.decorator.js';
 export { RequestedSchemaBuilder, type ChooseOptions, type ChooseManyOptions, type ChoiceValues } from './schema/requested-schema.builder.js';
+export { dtoToJsonSchema } from './schema/dto-json-schema.js';
+export { DtoDefinitionError } from './schema/dto-definition.error.js';
 
 export { McpExecutionContext } from './discovery/mcp-execution-context.js';
 export type { McpRequestContext } from './discovery/mcp-request-context.js';
@@ -27,13 +29,24 @@ export { McpToolRegistry } from './discovery/mcp-tool.registry.js';
 export { McpPromptRegistry } from './discovery/mcp-prompt.registry.js';
 export { McpResourceRegistry } from './discovery/mcp-resource.registry.js';
 export { McpRegistrar } from './discovery/mcp-registrar.js';
+export { McpResourceUpdates } from './discovery/mcp-resource-updates.js';
 export { McpProgressReporter } from './dispatch/mcp-progress.reporter.js';
 export { McpClientLogger } from './dispatch/mcp-client.logger.js';
 export { McpAccessPolicy, type McpAccessTarget } from './dispatch/mcp-access-policy.js';
 export { McpDispatcher } from './dispatch/mcp.dispatcher.js';
 
 export { ElicitationContext } from './mrtr/elicitation.context.js';
-export type { ElicitAnswer, UrlElicitAnswer, InputRequestOptions } from './mrtr/input-batch.builder.js';
+export {
+  InputBatchBuilder,
+  PlannedInput,
+  type BatchAnswers,
+  type ElicitAnswer,
+  type UrlElicitAnswer,
+  type InputRequestOptions,
+} from './mrtr/input-batch.builder.js';
+export type { ChangedQuestionPolicy } from './mrtr/replay-session.js';
+export { McpFlowStore, type FlowClaim } from './mrtr/mcp-flow.store.js';
+export { InMemoryFlowStore } from './mrtr/in-memory-flow.store.js';
 export { McpPrincipalSource, AnonymousPrincipalSource } from './mrtr/mcp-principal.source.js';
 export { McpClock, SystemClock } from './mrtr/mcp-clock.js';
 export { RequestStateCodec } from './mrtr/request-state.codec.js';

@@ -5,8 +5,6 @@ import { draftFromRules, renderDraft, type JsonType } from './dto-schema-keyword
 
 /**
  * A tool argument the client mirrors into the `Mcp-Param-{header}` HTTP header.
- *
- * @publicApi
  */
 export interface McpHeaderParam {
   /** The top-level argument (DTO property) name. */
@@ -50,8 +48,6 @@ export function dtoToJsonSchema(dto: Function): JsonSchema {
 /**
  * The top-level arguments of `dto` declared with `@McpProperty({ header })`, in property order,
  * for the transport to check `Mcp-Param-*` headers against the body. Cached with the schema.
- *
- * @publicApi
  */
 export function mcpHeaderParams(dto: Function): readonly McpHeaderParam[] {
   return compile(dto).headers;

@@ -10,8 +10,6 @@ import { enumValues } from './dto-schema-keywords.js';
  * string-valued properties make sense in a prompt DTO.
  *
  * Returns a new array each time (it is meant for startup); the class is read once and cached.
- *
- * @publicApi
  */
 export function dtoToPromptArguments(dto: Function): PromptArgument[] {
   return dtoModel(dto).properties.map((property) => {
@@ -30,8 +28,6 @@ const allowedValuesCache = new WeakMap<Function, ReadonlyMap<string, readonly st
  * `completion/complete` returns), or `undefined` when the property is not restricted to a list
  * (or does not exist). With both decorators, only values both admit. Cached per class; the
  * returned array is a copy the caller may keep or change.
- *
- * @publicApi
  */
 export function dtoAllowedValues(dto: Function, property: string): string[] | undefined {
   let byProperty = allowedValuesCache.get(dto);

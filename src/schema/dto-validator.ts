@@ -9,15 +9,11 @@ import type { dtoToJsonSchema } from './dto-json-schema.js';
  * The outcome of validating raw arguments against a DTO: the DTO instance, or one readable line
  * per failed rule, prefixed with the property path (`guest.email: email must be an email`,
  * `guests[1].name: ...`).
- *
- * @publicApi
  */
 export type DtoValidationResult = { ok: true; value: object } | { ok: false; violations: string[] };
 
 /**
  * Validates raw arguments against one DTO class. Synchronous by design.
- *
- * @publicApi
  */
 export type DtoValidatorFn = (raw: unknown) => DtoValidationResult;
 
@@ -52,7 +48,6 @@ const validators = new WeakMap<Function, DtoValidatorFn>();
  *
  * @throws DtoDefinitionError for an async validator, a `@ValidateNested()` without `@Type()`, or a
  *   nested class without any validated property.
- * @publicApi
  */
 export function compileDtoValidator(dto: Function): DtoValidatorFn {
   let validator = validators.get(dto);
@@ -67,7 +62,6 @@ export function compileDtoValidator(dto: Function): DtoValidatorFn {
  * Validates `raw` against `dto`; shorthand for `compileDtoValidator(dto)(raw)`.
  *
  * @throws DtoDefinitionError when the DTO itself is unusable (see {@link compileDtoValidator}).
- * @publicApi
  */
 export function validateDto(dto: Function, raw: unknown): DtoValidationResult {
   return compileDtoValidator(dto)(raw);
