@@ -1,36 +1,33 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpHttpHandler } from './mcp-http.handler.js';
 
-interface ExpressLayer {
-  name?: string;
-}
-interface ExpressApp {
-  post(path: string, handler: (req: IncomingMessage, res: ServerResponse) => void): void;
-  get(path: string, handler: (req: IncomingMessage, res: ServerResponse) => void): void;
-  delete(path: string, handler: (req: IncomingMessage, res: ServerResponse) => void): void;
-  all(path: string, handler: (req: IncomingMessage, res: ServerResponse) => void): void;
-  router?: { stack: ExpressLayer[] };
-  _router?: { stack: ExpressLayer[] };
-}
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+type ErrorHandler = (error: unknown, req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
-const BODY_PARSERS: ReadonlySet<string | undefined> = new Set(['jsonParser', 'urlencodedParser']);
+interface ExpressApp {
+  post(path: string, handler: Handler): void;
+  get(path: string, handler: Handler): void;
+  delete(path: string, handler: Handler): void;
+  all(path: string, handler: Handler): void;
+  use(path: string, handler: ErrorHandler): void;
+}
 
 /**
- * Mounts the endpoint on Express. Our route is moved ahead of the body parsers Nest installs, so
- * the body limit, the JSON parsing and their errors (-32700, 413) are ours; middleware the
- * application registered earlier (CORS, helmet, ...) still runs first.
+ * Mounts the endpoint on Express with its public API only. Middleware the application registered
+ * (CORS, helmet, ...) and Nest's body parsers run first: a body they parsed is taken as it is (its
+ * declared size still checked against `maxBodyBytes`), an unread one is read by the module, and the
+ * parsers' own failures (malformed JSON, over their limit) reach the error handler mounted here,
+ * which answers them as JSON-RPC errors (-32700, 413) instead of Express's HTML pages.
  */
 export function bindExpress(app: ExpressApp, path: string, handler: McpHttpHandler): void {
-  const stack = (app.router ?? app._router)?.stack;
-  const before = stack?.length ?? 0;
   app.post(path, (req, res) => void handler.handle(req, res, bodyIfParsed(req)));
   app.get(path, (req, res) => void handler.handleSession(req, res));
   app.delete(path, (req, res) => void handler.handleSession(req, res));
   app.all(path, (_req, res) => handler.methodNotAllowed(res));
-  if (!stack) return;
-  const added = stack.splice(before);
-  const firstParser = stack.findIndex((layer) => BODY_PARSERS.has(layer.name));
-  stack.splice(firstParser === -1 ? stack.length : firstParser, 0, ...added);
+  app.use(path, (error, req, res, next) => {
+    if (res.headersSent) return next(error);
+    void handler.parserFailed(req, res, error);
+  });
 }
 
 /** A body some earlier middleware already consumed and parsed. */

@@ -20,6 +20,8 @@ import { isJsonRpcId } from '../../protocol/json-rpc.js';
 import { ResponseWriter } from './response-writer.js';
 
 const ALLOW_POST = { allow: 'POST' } as const;
+/** Stands for a JSON `null` body handed over already parsed (undefined would mean "not read yet"). */
+const NULL_BODY = Symbol('null body');
 const ALLOW_ALL = { allow: 'GET, POST, DELETE' } as const;
 
 /**
@@ -70,6 +72,25 @@ export class McpHttpHandler {
   /** A body the framework refused before we saw it (e.g. over the limit). */
   bodyRejected(res: ServerResponse, error: unknown): void {
     this.writeBodyError(new ResponseWriter(res), error);
+  }
+
+  /**
+   * A failure of a body parser that ran before the endpoint (Express with Nest's parsers). A strict
+   * JSON parser refuses valid JSON that is not an object or array: that is a JSON-RPC Invalid
+   * Request, not a parse error, so such a body is answered as the message it is.
+   */
+  async parserFailed(req: IncomingMessage, res: ServerResponse, error: unknown): Promise<void> {
+    const { type, body } = (error ?? {}) as { type?: unknown; body?: unknown };
+    if (type === 'entity.parse.failed' && typeof body === 'string') {
+      let value: unknown;
+      try {
+        value = JSON.parse(body);
+      } catch {
+        return this.bodyRejected(res, error);
+      }
+      return this.handle(req, res, value === null ? NULL_BODY : value);
+    }
+    this.bodyRejected(res, error);
   }
 
   /**
@@ -152,7 +173,16 @@ export class McpHttpHandler {
   }
 
   private async parse(req: IncomingMessage, body: unknown): Promise<unknown> {
-    if (body === undefined && !req.readableEnded) body = await readBody(req, this.options.maxBodyBytes);
+    if (body === undefined && !req.readableEnded) {
+      body = await readBody(req, this.options.maxBodyBytes);
+    } else if (body !== undefined && !Buffer.isBuffer(body)) {
+      // Parsed by a body parser that ran first: its declared size still counts, and an empty body is
+      // no message (parsers turn it into {}).
+      const declared = Number(req.headers['content-length']);
+      if (declared > this.options.maxBodyBytes) throw new BodyTooLargeError(this.options.maxBodyBytes);
+      if (declared === 0) throw new SyntaxError('Empty body');
+      if (body === NULL_BODY) return null;
+    }
     if (Buffer.isBuffer(body)) {
       if (body.length > this.options.maxBodyBytes) throw new BodyTooLargeError(this.options.maxBodyBytes);
       return JSON.parse(body.toString('utf8'));
@@ -167,18 +197,21 @@ export class McpHttpHandler {
       this.logger.debug('A client aborted its request while sending the body');
       return;
     }
-    if (error instanceof BodyTooLargeError || (error as { statusCode?: number })?.statusCode === 413) {
-      return reject(writer, 413, `Request body too large: the limit is ${this.options.maxBodyBytes} bytes`);
+    // Our own errors, or those of a body parser that ran first (they carry statusCode and limit).
+    const { statusCode, limit } = (error ?? {}) as { statusCode?: unknown; limit?: unknown };
+    if (error instanceof BodyTooLargeError || statusCode === 413) {
+      const bytes = typeof limit === 'number' ? limit : this.options.maxBodyBytes;
+      return reject(writer, 413, `Request body too large: the limit is ${bytes} bytes`);
     }
-    if (error instanceof SyntaxError || (error as { statusCode?: number })?.statusCode === 400) {
+    if (error instanceof SyntaxError || statusCode === 400) {
       const outcome = parseErrorOutcome();
       return writer.respond(outcome.status, outcome.response);
     }
-    if ((error as { statusCode?: number })?.statusCode === 415) {
-      return reject(writer, 415, 'Unsupported media type: Content-Type must be application/json');
-    }
+    if (statusCode === 415) return reject(writer, 415, 'Unsupported media type: Content-Type must be application/json');
+    if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) return reject(writer, statusCode, 'The request body could not be read');
     throw error;
   }
+
 }
 
 /** Answers a request refused before dispatch with a JSON-RPC error body (-32600) and an HTTP status. */
