@@ -5,7 +5,8 @@
 //    and check the tarball holds every file package.json's `exports` names (and no tests).
 // 2. Copy each app below into that folder, point its `@mocapi/nestjs` dependency at the tarball and
 //    `npm install` it from the registry (--prefer-offline: the npm cache makes reruns fast):
-//      cjs-nest11   a CommonJS NestJS 11 app as the Nest CLI sets it up, Jest 29 + ts-jest;
+//      cjs-nest11   a CommonJS NestJS 11 app as the Nest CLI sets it up, Jest 29 + ts-jest (and
+//                   a second Jest config for @mocapi/nestjs/oauth2, whose jose 6 is an ES module);
 //      esm-nest12   an ESM NestJS 12 app ("type": "module", as `nest new` makes it) on Fastify,
 //                   Vitest as `nest new` sets it up, and again with the NestJS docs' unplugin-swc.
 // 3. In each: load every entry point (require() / import) and check it resolves into its own build
@@ -203,6 +204,7 @@ async function cjsApp(dir, nodes) {
   for (const node of [node20, node22, node24]) {
     await step(`cjs-nest11: jest, ts-jest with module commonjs (Node ${node.major})`, node.node, ['node_modules/jest/bin/jest.js', '--ci', '--no-cache'], { ...opts, node }, testSummary);
   }
+  await step(`cjs-nest11: jest -c jest.oauth2.config.js, /oauth2 with jose 6 (Node ${node20.major})`, node20.node, ['node_modules/jest/bin/jest.js', '--ci', '--no-cache', '-c', 'jest.oauth2.config.js'], { ...opts, node: node20 }, testSummary);
 }
 
 async function esmApp(dir, nodes) {
