@@ -15,6 +15,8 @@ export interface McpTestClientOptions {
   path?: string;
   /** Adjusts the testing module before it compiles, e.g. `b => b.overrideProvider(X).useValue(y)`. */
   configure?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
+  /** HTTP headers sent with every request, e.g. `{ authorization: 'Bearer ...' }` for a protected server. */
+  headers?: Record<string, string>;
 }
 
 /** Answers one input request of a flow driven by {@link McpTestClient.callToolAnswering}. */
@@ -41,6 +43,7 @@ export class McpTestClient {
     readonly app: INestApplication,
     readonly url: string,
     private readonly capabilities: Record<string, unknown>,
+    private readonly headers: Readonly<Record<string, string>> = {},
   ) {}
 
   /** Compiles a testing module from `module` (a module class or metadata) and serves it. */
@@ -55,7 +58,7 @@ export class McpTestClient {
     const app = compiled.createNestApplication(adapter, { logger: false });
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as { port: number };
-    return new McpTestClient(app, `http://127.0.0.1:${port}${options.path ?? '/mcp'}`, options.capabilities ?? { elicitation: {} });
+    return new McpTestClient(app, `http://127.0.0.1:${port}${options.path ?? '/mcp'}`, options.capabilities ?? { elicitation: {} }, options.headers);
   }
 
   /** Sends any request and resolves to its result; a JSON-RPC error rejects with {@link McpTestError}. */
@@ -69,6 +72,7 @@ export class McpTestClient {
         'mcp-protocol-version': PROTOCOL_VERSION,
         'mcp-method': method,
         ...(typeof name === 'string' && { 'mcp-name': name }),
+        ...this.headers,
       },
       body: JSON.stringify({
         jsonrpc: '2.0',
@@ -85,7 +89,16 @@ export class McpTestClient {
       }),
     });
     const message = await readMessage(response);
-    if (message.error) throw new McpTestError(message.error.code, message.error.message, message.error.data, response.status);
+    const { error } = message;
+    if (typeof error === 'object' && error !== null) {
+      throw new McpTestError(error.code, error.message, error.data, response.status);
+    }
+    if (message.result === undefined) {
+      // Not JSON-RPC at all: an HTTP-level refusal such as an OAuth 401 ({ error, error_description }).
+      const body = message as Record<string, unknown>;
+      const reason = String(body['error_description'] ?? body['error'] ?? 'no JSON-RPC result');
+      throw new McpTestError(0, `HTTP ${response.status}: ${reason}`, body, response.status);
+    }
     return message.result;
   }
 
@@ -144,13 +157,15 @@ export class McpTestClient {
 }
 
 /** The final JSON-RPC message of a JSON or SSE response. */
-async function readMessage(response: Response): Promise<{ result: McpRoundResult; error?: { code: number; message: string; data?: unknown } }> {
+async function readMessage(
+  response: Response,
+): Promise<{ result?: McpRoundResult; error?: { code: number; message: string; data?: unknown } | string; [key: string]: unknown }> {
   const text = await response.text();
-  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) return JSON.parse(text);
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) return text === '' ? {} : JSON.parse(text);
   const events = text
     .split('\n\n')
     .map((event) => event.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n'))
     .filter(Boolean)
     .map((data) => JSON.parse(data));
-  return events.reverse().find((m) => 'result' in m || 'error' in m);
+  return events.reverse().find((m) => 'result' in m || 'error' in m) ?? {};
 }
