@@ -121,6 +121,7 @@ function round(url: string, worker: Worker, keepRaw: boolean): Promise<RoundResu
     let raw = '';
     let settled = false;
     let elicited = false;
+    let resulted = false;
     let answered: Promise<number> | undefined;
     let problem: string | undefined;
     let outcome: Outcome = 'ok';
@@ -176,6 +177,7 @@ function round(url: string, worker: Worker, keepRaw: boolean): Promise<RoundResu
       }
       if ('id' in message && ('result' in message || 'error' in message)) {
         if (!elicited) fail('mismatch', 'the result came without an elicitation/create before it');
+        resulted = true;
         const wrong = checkFinal(message, id);
         if (wrong) fail('mismatch', wrong);
         return;
@@ -224,7 +226,8 @@ function round(url: string, worker: Worker, keepRaw: boolean): Promise<RoundResu
             .join('\n');
           if (rest.length > 0) onEvent(rest);
           const settle = () => {
-            if (outcome === 'ok' && !elicited) fail('mismatch', 'the stream ended without an elicitation/create');
+            if (!elicited) fail('mismatch', 'the stream ended without an elicitation/create');
+            if (!resulted) fail('mismatch', 'the stream ended without the result of the call');
             finish(outcome, problem);
           };
           // The 202 usually arrives before the stream ends; wait for it so that its check counts.

@@ -32,8 +32,7 @@ const ALL: readonly WorkloadId[] = ['call', 'list10', 'list500', 'mrtr-first', '
 
 const LEGACY_NOT_IN_BARE = 'the ceiling has no 2025-era sessions';
 /** The SDK's default legacy leg (`legacy: 'stateless'`) answers each 2025 request on a fresh per-request transport. */
-const SDK_NO_PUSH =
-  "legacy: 'stateless' cannot push requests: confirm_add's inputRequired becomes an isError result for a 2025 client";
+const SDK_NO_PUSH = "its legacy: 'stateless' leg cannot push elicitation/create: confirm_add answers isError";
 
 export const TARGETS: readonly Target[] = [
   {
