@@ -25,7 +25,14 @@ import { ID_PLACEHOLDER, measure, warmUp, type LoadResult, type LoadSettings } f
 import { renderMicro, type MicroRow } from './harness/micro-report.js';
 import { aggregate, evaluateChecks, renderChecks, renderTable, type Measurement } from './harness/report.js';
 import { selectTargets, TARGETS, type Target } from './harness/targets.js';
-import { WORKLOADS, WORKLOAD_IDS, type FixedRequest, type FixedWorkload, type Workload, type WorkloadId } from './harness/workloads.js';
+import {
+  WORKLOADS,
+  WORKLOAD_IDS,
+  type FixedRequest,
+  type FixedWorkload,
+  type Workload,
+  type WorkloadId,
+} from './harness/workloads.js';
 
 const USAGE = `usage: node dist/bench/run.js [options]
   --smoke             1 s runs after a 0.5 s warm-up, short micro-benchmark (keeps the harness working)
@@ -60,7 +67,12 @@ function positive(name: string, raw: string | undefined, fallback: number): numb
 }
 
 function list(raw: string | undefined): string[] | undefined {
-  return raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  return raw === undefined
+    ? undefined
+    : raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
 }
 
 function parseOptions(argv: readonly string[]): Options {
@@ -89,7 +101,8 @@ function parseOptions(argv: readonly string[]): Options {
   const smoke = values.smoke === true;
   const workloads = (list(values.workloads) ?? [...WORKLOAD_IDS]) as WorkloadId[];
   const unknown = workloads.filter((w) => !WORKLOAD_IDS.includes(w));
-  if (unknown.length > 0) throw new Error(`unknown workload(s) ${unknown.join(', ')}; known: ${WORKLOAD_IDS.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`unknown workload(s) ${unknown.join(', ')}; known: ${WORKLOAD_IDS.join(', ')}`);
   const rounds = positive('rounds', values.rounds, 1);
   if (!Number.isInteger(rounds)) throw new Error('--rounds must be a whole number');
   const connections = positive('connections', values.connections, 10);
@@ -128,7 +141,9 @@ function bodyVerifier(workload: FixedWorkload): (body: string) => boolean {
 let probeCounter = 0;
 
 async function probe(url: string, workload: FixedWorkload, request: FixedRequest) {
-  const body = request.idPerConnection ? request.body.replaceAll(ID_PLACEHOLDER, `probe-${++probeCounter}`) : request.body;
+  const body = request.idPerConnection
+    ? request.body.replaceAll(ID_PLACEHOLDER, `probe-${++probeCounter}`)
+    : request.body;
   const answer = await post(url, request.headers, body);
   const problem = workload.check(answer.status, answer.message);
   return { problem, bytes: answer.bytes, raw: answer.raw };
@@ -136,7 +151,9 @@ async function probe(url: string, workload: FixedWorkload, request: FixedRequest
 
 /** Server CPU time per response over a measured run, from the two readings around it. */
 function cpuPerResponse(before: number | undefined, after: number | undefined, responses: number): number | undefined {
-  return before !== undefined && after !== undefined && responses > 0 ? ((after - before) * 1e6) / responses : undefined;
+  return before !== undefined && after !== undefined && responses > 0
+    ? ((after - before) * 1e6) / responses
+    : undefined;
 }
 
 function logLoad(workload: Workload, load: LoadResult, options: Options): void {
@@ -166,7 +183,13 @@ async function runRounds(
   try {
     const before = await driver.probe();
     if (before.problem) {
-      return { target: target.id, workload: workload.id, round, status: 'failed', problem: `probe: ${before.problem} (stream: ${before.raw.slice(0, 300)})` };
+      return {
+        target: target.id,
+        workload: workload.id,
+        round,
+        status: 'failed',
+        problem: `probe: ${before.problem} (stream: ${before.raw.slice(0, 300)})`,
+      };
     }
     await driver.warmUp({ ...options.load, warmupSec });
     const cpuBefore = server.cpuSeconds();
@@ -174,7 +197,13 @@ async function runRounds(
     const cpuAfter = server.cpuSeconds();
     const after = await driver.probe();
     if (after.problem) {
-      return { target: target.id, workload: workload.id, round, status: 'failed', problem: `probe after load: ${after.problem} (stream: ${after.raw.slice(0, 300)})` };
+      return {
+        target: target.id,
+        workload: workload.id,
+        round,
+        status: 'failed',
+        problem: `probe after load: ${after.problem} (stream: ${after.raw.slice(0, 300)})`,
+      };
     }
     logLoad(workload, load, options);
     return {
@@ -212,7 +241,8 @@ async function runInstance(
   } catch (error) {
     const problem = `did not start: ${(error as Error).message}`;
     log(`  TOOLS=${tools}: ${problem}`);
-    for (const workload of workloads) out.push({ target: target.id, workload: workload.id, round, status: 'failed', problem });
+    for (const workload of workloads)
+      out.push({ target: target.id, workload: workload.id, round, status: 'failed', problem });
     return out;
   }
   try {
@@ -234,7 +264,12 @@ async function runInstance(
           }
           await warmUp(server.url, request, { ...options.load, warmupSec });
           const cpuBefore = server.cpuSeconds();
-          const load = await measure(server.url, request, options.load, options.smoke ? bodyVerifier(workload) : undefined);
+          const load = await measure(
+            server.url,
+            request,
+            options.load,
+            options.smoke ? bodyVerifier(workload) : undefined,
+          );
           const cpuAfter = server.cpuSeconds();
           const after = await probe(server.url, workload, request);
           if (after.problem) {
@@ -337,7 +372,9 @@ function renderMarkdown(report: {
     `- Load average (1 min): ${env.loadAverage1m.toFixed(2)} at the start, ${report.loadAverageAtEnd.toFixed(2)} at the end`,
     `- Node: ${env.node}`,
     `- Commit: ${env.gitCommit}`,
-    `- Versions: ${Object.entries(env.versions).map(([name, version]) => `${name} ${version}`).join(', ')}`,
+    `- Versions: ${Object.entries(env.versions)
+      .map(([name, version]) => `${name} ${version}`)
+      .join(', ')}`,
     `- Load: ${report.settings}`,
     '',
     '## req/s and latency',
@@ -353,7 +390,8 @@ function renderMarkdown(report: {
     report.checks,
     '```',
   ];
-  if (report.micro) lines.push('', '## requestState seal + open (in-process, sequential)', '', '```text', report.micro, '```');
+  if (report.micro)
+    lines.push('', '## requestState seal + open (in-process, sequential)', '', '```text', report.micro, '```');
   return `${lines.join('\n')}\n`;
 }
 
@@ -400,7 +438,16 @@ async function collect(options: Options): Promise<RunRecord> {
     }
   }
   const command = process.argv.slice(2).join(' ');
-  return { command, environment, loadAverageAtEnd: loadavg()[0] ?? 0, settings, smoke: options.smoke, measurements, micro, microProblem };
+  return {
+    command,
+    environment,
+    loadAverageAtEnd: loadavg()[0] ?? 0,
+    settings,
+    smoke: options.smoke,
+    measurements,
+    micro,
+    microProblem,
+  };
 }
 
 async function main(): Promise<number> {

@@ -35,8 +35,13 @@ async function main(): Promise<void> {
       if (result?.['resultType'] === 'input_required') {
         round++;
         const state = String(result['requestState'] ?? '');
-        line(bold(`  round ${round}: the server needs input`) + dim(` (requestState: ${state.length} bytes, sealed with AES-256-GCM)`));
-        for (const [key, request] of Object.entries(result['inputRequests'] as Record<string, { method: string; params: { message: string } }>)) {
+        line(
+          bold(`  round ${round}: the server needs input`) +
+            dim(` (requestState: ${state.length} bytes, sealed with AES-256-GCM)`),
+        );
+        for (const [key, request] of Object.entries(
+          result['inputRequests'] as Record<string, { method: string; params: { message: string } }>,
+        )) {
           line(`    ${key} → ${request.method}: "${request.params.message}"`);
         }
       }
@@ -75,10 +80,15 @@ async function main(): Promise<void> {
     const booked = await client.callTool({ name: 'book_table', arguments: booking });
     if (booked.isError) throw new Error(`book_table failed: ${JSON.stringify(booked.content)}`);
     const reference = (booked.structuredContent as { reference?: string } | undefined)?.reference;
-    if (!reference || round !== 2) throw new Error(`Expected a booking after 2 rounds, got ${JSON.stringify(booked)} after ${round}`);
+    if (!reference || round !== 2)
+      throw new Error(`Expected a booking after 2 rounds, got ${JSON.stringify(booked)} after ${round}`);
     line(bold(`  result after ${round} rounds: booked, reference ${reference}`));
     line(`  ${JSON.stringify(booked.structuredContent)}`);
-    line(dim('\nEach round re-ran book_table from the top; the answers travelled in the requestState, the server kept nothing.'));
+    line(
+      dim(
+        '\nEach round re-ran book_table from the top; the answers travelled in the requestState, the server kept nothing.',
+      ),
+    );
   } finally {
     await client.close().catch(() => undefined);
     await app.close();

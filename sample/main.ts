@@ -20,7 +20,9 @@ async function bootstrap(): Promise<void> {
   await app.listen(port, host);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`;
   console.log(`\nBistro MCP server ready at ${url}`);
-  console.log(`Connect an MCP client (2026-07-28, or a 2025-era client that opens with initialize) over Streamable HTTP to ${url}`);
+  console.log(
+    `Connect an MCP client (2026-07-28, or a 2025-era client that opens with initialize) over Streamable HTTP to ${url}`,
+  );
   console.log('Try it: npm run demo\n');
 }
 

@@ -32,7 +32,10 @@ if (event === 'prepare' && (command === 'pack' || command === 'publish')) {
 
 function tsc(tsconfig) {
   return new Promise((done, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', tsconfig], { cwd: ROOT, stdio: 'inherit' });
+    const child = spawn(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', tsconfig], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
     child.once('error', reject);
     child.once('close', (code) => done(code));
   });
@@ -50,4 +53,6 @@ for (const { name, type } of BUILDS) {
   mkdirSync(join(ROOT, 'dist', name), { recursive: true });
   writeFileSync(join(ROOT, 'dist', name, 'package.json'), `${JSON.stringify({ type }, null, 2)}\n`);
 }
-console.log(`build: dist/esm (ESM) and dist/cjs (CommonJS) with declarations, in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `build: dist/esm (ESM) and dist/cjs (CommonJS) with declarations, in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);

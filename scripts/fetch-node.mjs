@@ -34,12 +34,22 @@ export async function ensureNode(major, { log = (line) => console.log(line) } = 
   const dir = join(prefix, 'node_modules', PACKAGE);
   const binDir = join(dir, 'bin');
   const node = join(binDir, 'node');
-  const installed = () => existsSync(node) && JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version === version;
+  const installed = () =>
+    existsSync(node) && JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version === version;
   if (!installed()) {
     log(`installing ${PACKAGE}@${version} (Node ${major}) into ${relative(ROOT, prefix)}`);
     mkdirSync(prefix, { recursive: true });
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const args = ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, `${PACKAGE}@${version}`];
+    const args = [
+      'install',
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--prefix',
+      prefix,
+      `${PACKAGE}@${version}`,
+    ];
     const { code, output } = await new Promise((done, reject) => {
       const child = spawn(npm, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
@@ -49,7 +59,9 @@ export async function ensureNode(major, { log = (line) => console.log(line) } = 
       child.once('close', (code) => done({ code, output }));
     });
     if (code !== 0 || !installed()) {
-      throw new Error(`could not install ${PACKAGE}@${version} (is this linux-x64 with the npm registry reachable?)\n${output}`);
+      throw new Error(
+        `could not install ${PACKAGE}@${version} (is this linux-x64 with the npm registry reachable?)\n${output}`,
+      );
     }
   }
   return { node, binDir, version };

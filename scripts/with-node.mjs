@@ -17,7 +17,10 @@ const log = (line) => console.log(`with-node: ${line}`);
 const { node, binDir, version } = await ensureNode(Number(major), { log });
 log(`Node ${version}: node ${args.join(' ')}`);
 const started = Date.now();
-const child = spawn(node, args, { stdio: 'inherit', env: { ...process.env, PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}` } });
+const child = spawn(node, args, {
+  stdio: 'inherit',
+  env: { ...process.env, PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}` },
+});
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
 child.once('error', (error) => {
   console.error(`with-node: ${error.message}`);

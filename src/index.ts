@@ -10,7 +10,12 @@ export {
   type ResolvedMcpOptions,
 } from './mcp.options.js';
 export type { McpProtocolEra } from './legacy/protocol-era.js';
-export { INTEGRATION_ACCESS_POLICY, INTEGRATION_FLOW_STORE, INTEGRATION_HTTP_AUTHENTICATOR, INTEGRATION_PRINCIPAL_SOURCE } from './mcp.tokens.js';
+export {
+  INTEGRATION_ACCESS_POLICY,
+  INTEGRATION_FLOW_STORE,
+  INTEGRATION_HTTP_AUTHENTICATOR,
+  INTEGRATION_PRINCIPAL_SOURCE,
+} from './mcp.tokens.js';
 
 export { McpTool, type McpToolOptions } from './decorators/mcp-tool.decorator.js';
 export { McpArgs, McpCtx } from './decorators/mcp-param.decorators.js';
@@ -19,7 +24,12 @@ export { McpResource, type McpResourceOptions } from './decorators/mcp-resource.
 export { McpResourceTemplate, type McpResourceTemplateOptions } from './decorators/mcp-resource-template.decorator.js';
 export type { McpCompleter, McpCompletionContext } from './decorators/mcp-completer.js';
 export { McpProperty, type McpPropertyOptions } from './schema/mcp-property.decorator.js';
-export { RequestedSchemaBuilder, type ChooseOptions, type ChooseManyOptions, type ChoiceValues } from './schema/requested-schema.builder.js';
+export {
+  RequestedSchemaBuilder,
+  type ChooseOptions,
+  type ChooseManyOptions,
+  type ChoiceValues,
+} from './schema/requested-schema.builder.js';
 export { dtoToJsonSchema } from './schema/dto-json-schema.js';
 export { DtoDefinitionError } from './schema/dto-definition.error.js';
 
@@ -69,6 +79,10 @@ export {
 export { McpError } from './protocol/mcp.error.js';
 export { McpErrorCode } from './protocol/mcp-error-codes.js';
 export { McpHttpChallenge } from './protocol/mcp-http-challenge.js';
-export { LEGACY_PROTOCOL_VERSIONS, PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './protocol/protocol-version.js';
+export {
+  LEGACY_PROTOCOL_VERSIONS,
+  PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from './protocol/protocol-version.js';
 export type { McpExchange, McpTransportInfo } from './protocol/mcp-exchange.js';
 export type * from './protocol/wire-types.js';

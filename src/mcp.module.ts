@@ -52,7 +52,8 @@ const seams: Provider[] = [
   { provide: McpClock, useClass: SystemClock },
   {
     provide: AesGcmTokenSealer,
-    useFactory: (options: ResolvedMcpOptions) => new AesGcmTokenSealer(options.mrtr.secrets, new Logger('McpRequestState')),
+    useFactory: (options: ResolvedMcpOptions) =>
+      new AesGcmTokenSealer(options.mrtr.secrets, new Logger('McpRequestState')),
     inject: [MCP_OPTIONS],
   },
   {
@@ -75,7 +76,12 @@ const seams: Provider[] = [
   {
     // Same precedence as the principal source: the application's > an integration's > in memory.
     provide: McpFlowStore,
-    useFactory: async (options: ResolvedMcpOptions, moduleRef: ModuleRef, clock: McpClock, integration?: McpFlowStore) => {
+    useFactory: async (
+      options: ResolvedMcpOptions,
+      moduleRef: ModuleRef,
+      clock: McpClock,
+      integration?: McpFlowStore,
+    ) => {
       const own = options.flowStore;
       if (own) return typeof own === 'function' ? moduleRef.create(own) : own;
       return integration ?? new InMemoryFlowStore(clock);

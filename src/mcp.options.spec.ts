@@ -6,7 +6,12 @@ describe('resolveMcpOptions: eras and the 2025-era leg', () => {
   it('serves both eras by default, with the documented legacy defaults', () => {
     const options = resolveMcpOptions(BASE);
     expect(options.eras).toEqual({ modern: true, legacy: true });
-    expect(options.legacy).toEqual({ maxInputRounds: 8, inputRoundTimeoutMs: 300_000, sessionTtlMs: 86_400_000, maxSessions: 10_000 });
+    expect(options.legacy).toEqual({
+      maxInputRounds: 8,
+      inputRoundTimeoutMs: 300_000,
+      sessionTtlMs: 86_400_000,
+      maxSessions: 10_000,
+    });
   });
 
   it('selects one era', () => {
@@ -15,12 +20,17 @@ describe('resolveMcpOptions: eras and the 2025-era leg', () => {
   });
 
   it.each([[[]], [['future']], ['modern']])('refuses eras %p, saying what to set', (eras) => {
-    expect(() => resolveMcpOptions({ ...BASE, eras: eras as never })).toThrow(/`eras` must be a non-empty array of 'modern' and\/or 'legacy'/);
+    expect(() => resolveMcpOptions({ ...BASE, eras: eras as never })).toThrow(
+      /`eras` must be a non-empty array of 'modern' and\/or 'legacy'/,
+    );
   });
 
   it('lists every bad legacy setting at once', () => {
     try {
-      resolveMcpOptions({ ...BASE, legacy: { maxInputRounds: 0, inputRoundTimeoutMs: 1.5, sessionTtlMs: -1, maxSessions: Number.NaN } });
+      resolveMcpOptions({
+        ...BASE,
+        legacy: { maxInputRounds: 0, inputRoundTimeoutMs: 1.5, sessionTtlMs: -1, maxSessions: Number.NaN },
+      });
       throw new Error('not refused');
     } catch (error) {
       expect(error).toBeInstanceOf(McpOptionsError);

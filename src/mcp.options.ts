@@ -164,7 +164,9 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
   const problems: string[] = [];
   const o = (options ?? {}) as Partial<McpModuleOptions>;
   if (typeof o.name !== 'string' || o.name.trim() === '') {
-    problems.push("`name` is required: the server name reported in serverInfo, e.g. McpModule.forRoot({ name: 'orders', version: '1.0.0' })");
+    problems.push(
+      "`name` is required: the server name reported in serverInfo, e.g. McpModule.forRoot({ name: 'orders', version: '1.0.0' })",
+    );
   }
   if (typeof o.version !== 'string' || o.version.trim() === '') {
     problems.push("`version` is required: the server version reported in serverInfo, e.g. '1.0.0'");
@@ -188,7 +190,8 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
   if (scope !== 'public' && scope !== 'private') problems.push("`cache.scope` must be 'public' or 'private'");
   const mrtr = o.mrtr ?? {};
   for (const key of ['ttlMs', 'maxFlowMs', 'maxTokenBytes', 'maxAnswerBytes'] as const) {
-    if (mrtr[key] !== undefined && !positiveInteger(mrtr[key])) problems.push(`\`mrtr.${key}\` must be a positive integer`);
+    if (mrtr[key] !== undefined && !positiveInteger(mrtr[key]))
+      problems.push(`\`mrtr.${key}\` must be a positive integer`);
   }
   if (mrtr.whenChanged !== undefined && mrtr.whenChanged !== 'fail' && mrtr.whenChanged !== 'reask') {
     problems.push("`mrtr.whenChanged` must be 'fail' or 'reask'");
@@ -196,7 +199,8 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
   if (mrtr.maxReasks !== undefined && !(Number.isInteger(mrtr.maxReasks) && mrtr.maxReasks >= 0)) {
     problems.push('`mrtr.maxReasks` must be an integer >= 0');
   }
-  if (mrtr.exactlyOnce !== undefined && typeof mrtr.exactlyOnce !== 'boolean') problems.push('`mrtr.exactlyOnce` must be a boolean');
+  if (mrtr.exactlyOnce !== undefined && typeof mrtr.exactlyOnce !== 'boolean')
+    problems.push('`mrtr.exactlyOnce` must be a boolean');
   if (mrtr.secrets !== undefined && !Array.isArray(mrtr.secrets)) {
     problems.push('`mrtr.secrets` must be an array of strings (the first seals, all open)');
   }
@@ -206,7 +210,8 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
   }
   const legacy = o.legacy ?? {};
   for (const key of ['maxInputRounds', 'inputRoundTimeoutMs', 'sessionTtlMs', 'maxSessions'] as const) {
-    if (legacy[key] !== undefined && !positiveInteger(legacy[key])) problems.push(`\`legacy.${key}\` must be a positive integer`);
+    if (legacy[key] !== undefined && !positiveInteger(legacy[key]))
+      problems.push(`\`legacy.${key}\` must be a positive integer`);
   }
   if (problems.length > 0) throw new McpOptionsError(problems);
   return {

@@ -26,7 +26,8 @@ function taggedSymbols(): Array<{ name: string; entry: string; file: string }> {
     const rel = relative(SRC, file);
     const entry = rel.startsWith('oauth2/') ? 'oauth2' : rel.startsWith('testing/') ? 'testing' : 'root';
     const text = readFileSync(file, 'utf8');
-    const tagged = /@publicApi\s*\n\s*\*\/\s*\n(?:@\w+\([^)]*\)\s*\n)*export\s+(?:declare\s+)?(?:abstract\s+)?(?:class|interface|type|const|function|enum)\s+(\w+)/g;
+    const tagged =
+      /@publicApi\s*\n\s*\*\/\s*\n(?:@\w+\([^)]*\)\s*\n)*export\s+(?:declare\s+)?(?:abstract\s+)?(?:class|interface|type|const|function|enum)\s+(\w+)/g;
     for (const match of text.matchAll(tagged)) found.push({ name: match[1]!, entry, file: rel });
   }
   return found;
@@ -40,7 +41,12 @@ function exportedNames(entryFile: string, seen = new Set<string>()): Set<string>
   const text = readFileSync(entryFile, 'utf8');
   for (const [, list] of text.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)) {
     for (const item of list!.split(',')) {
-      const name = item.trim().replace(/^type\s+/, '').split(/\s+as\s+/).at(-1)!.trim();
+      const name = item
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)
+        .at(-1)!
+        .trim();
       if (name) names.add(name);
     }
   }
@@ -48,7 +54,10 @@ function exportedNames(entryFile: string, seen = new Set<string>()): Set<string>
     const target = join(entryFile, '..', from!.replace(/\.js$/, '.ts'));
     for (const name of exportedNames(target, seen)) names.add(name);
   }
-  for (const [, name] of text.matchAll(/export\s+(?:declare\s+)?(?:abstract\s+)?(?:class|interface|type|const|function|enum)\s+(\w+)/g)) names.add(name!);
+  for (const [, name] of text.matchAll(
+    /export\s+(?:declare\s+)?(?:abstract\s+)?(?:class|interface|type|const|function|enum)\s+(\w+)/g,
+  ))
+    names.add(name!);
   return names;
 }
 
@@ -61,13 +70,17 @@ describe('the public API', () => {
 
   it.each(Object.keys(ENTRIES))('the %s entry exports every @publicApi symbol of its folder', (entry) => {
     const exported = exportedNames(join(SRC, ENTRIES[entry]!));
-    const missing = symbols.filter((s) => s.entry === entry && !exported.has(s.name)).map((s) => `${s.name} (${s.file})`);
+    const missing = symbols
+      .filter((s) => s.entry === entry && !exported.has(s.name))
+      .map((s) => `${s.name} (${s.file})`);
     expect(missing).toEqual([]);
   });
 
   it.each(Object.keys(ENTRIES))('every value the %s entry exports is defined at run time', async (entry) => {
     const module = (await import(join(SRC, ENTRIES[entry]!))) as Record<string, unknown>;
-    const undefinedValues = Object.entries(module).filter(([, value]) => value === undefined).map(([name]) => name);
+    const undefinedValues = Object.entries(module)
+      .filter(([, value]) => value === undefined)
+      .map(([name]) => name);
     expect(undefinedValues).toEqual([]);
     expect(Object.keys(module).length).toBeGreaterThan(0);
   });

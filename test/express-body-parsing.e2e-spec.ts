@@ -12,18 +12,31 @@ class SizeTools {
   }
 }
 
-@Module({ imports: [McpModule.forRoot({ name: 'sizes', version: '1.0.0', maxBodyBytes: 1_000_000 })], providers: [SizeTools] })
+@Module({
+  imports: [McpModule.forRoot({ name: 'sizes', version: '1.0.0', maxBodyBytes: 1_000_000 })],
+  providers: [SizeTools],
+})
 class SizeModule {}
 
-async function start(configure: (app: NestExpressApplication) => void, options: { bodyParser?: boolean } = {}): Promise<{ app: INestApplication; url: string }> {
-  const app = await NestFactory.create<NestExpressApplication>(SizeModule, new ExpressAdapter(), { logger: false, ...options });
+async function start(
+  configure: (app: NestExpressApplication) => void,
+  options: { bodyParser?: boolean } = {},
+): Promise<{ app: INestApplication; url: string }> {
+  const app = await NestFactory.create<NestExpressApplication>(SizeModule, new ExpressAdapter(), {
+    logger: false,
+    ...options,
+  });
   configure(app);
   await app.listen(0, '127.0.0.1');
   return { app, url: `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}/mcp` };
 }
 
 const call = (url: string, text: string) =>
-  post(url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'size', arguments: { text }, _meta: envelope() } }, mcpHeaders('tools/call', 'size'));
+  post(
+    url,
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'size', arguments: { text }, _meta: envelope() } },
+    mcpHeaders('tools/call', 'size'),
+  );
 
 describe('body parsing on Express', () => {
   const apps: INestApplication[] = [];
@@ -38,7 +51,11 @@ describe('body parsing on Express', () => {
     expect(small.json.result.content[0].text).toBe('50000');
     expect(small.headers['access-control-allow-origin']).toBe('http://localhost:5173');
     const big = await call(url, 'x'.repeat(200_000));
-    expect([big.status, big.json.error.code, big.json.error.message]).toEqual([413, -32600, 'Request body too large: the limit is 102400 bytes']);
+    expect([big.status, big.json.error.code, big.json.error.message]).toEqual([
+      413,
+      -32600,
+      'Request body too large: the limit is 102400 bytes',
+    ]);
   });
 
   it('with a raised parser limit (app.useBodyParser), larger bodies pass', async () => {
@@ -52,6 +69,9 @@ describe('body parsing on Express', () => {
     apps.push(app);
     expect((await call(url, 'x'.repeat(500_000))).json.result.content[0].text).toBe('500000');
     const tooBig = await call(url, 'x'.repeat(1_100_000));
-    expect([tooBig.status, tooBig.json.error.message]).toEqual([413, 'Request body too large: the limit is 1000000 bytes']);
+    expect([tooBig.status, tooBig.json.error.message]).toEqual([
+      413,
+      'Request body too large: the limit is 1000000 bytes',
+    ]);
   });
 });

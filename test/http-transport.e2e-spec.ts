@@ -58,9 +58,17 @@ describe.each(ADAPTERS)('Streamable HTTP foundation on %s', (adapter) => {
     }
     expect(names.sort()).toEqual(['add', 'fail', 'forbidden', 'full_result', 'greet', 'profile', 'protocol_error']);
     const add = first.json.result.tools.find((t: { name: string }) => t.name === 'add');
-    expect(add.inputSchema).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] });
+    expect(add.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'number' } },
+      required: ['a', 'b'],
+    });
     const greet = first.json.result.tools.find((t: { name: string }) => t.name === 'greet');
-    expect(greet).toMatchObject({ title: 'Greeter', description: 'Greets someone', annotations: { readOnlyHint: true } });
+    expect(greet).toMatchObject({
+      title: 'Greeter',
+      description: 'Greets someone',
+      annotations: { readOnlyHint: true },
+    });
   });
 
   it('rejects a cursor it did not mint with -32602', async () => {
@@ -101,7 +109,10 @@ describe.each(ADAPTERS)('Streamable HTTP foundation on %s', (adapter) => {
     const full = await call('tools/call', { name: 'full_result', arguments: {} });
     expect(full.json.result.content).toEqual([{ type: 'text', text: 'as is' }]);
     const fail = await call('tools/call', { name: 'fail', arguments: {} });
-    expect(fail.json.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'the warehouse is closed' }] });
+    expect(fail.json.result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'the warehouse is closed' }],
+    });
     const denied = await call('tools/call', { name: 'forbidden', arguments: {} });
     expect(denied.json.result.isError).toBe(true);
   });
@@ -110,7 +121,12 @@ describe.each(ADAPTERS)('Streamable HTTP foundation on %s', (adapter) => {
     const r = await call('tools/call', { name: 'protocol_error', arguments: {} });
     expect(r.json.error).toEqual({ code: -32602, message: 'not like that', data: { hint: 'x' } });
     const unknown = await raw(
-      { jsonrpc: '2.0', id: 'unknown-tool', method: 'tools/call', params: { name: 'nope', arguments: {}, _meta: envelope() } },
+      {
+        jsonrpc: '2.0',
+        id: 'unknown-tool',
+        method: 'tools/call',
+        params: { name: 'nope', arguments: {}, _meta: envelope() },
+      },
       mcpHeaders('tools/call', 'nope'),
     );
     expect(unknown.json.error.code).toBe(-32602);
@@ -118,7 +134,12 @@ describe.each(ADAPTERS)('Streamable HTTP foundation on %s', (adapter) => {
   });
 
   describe('bad envelopes', () => {
-    const base = (params: Record<string, unknown>, id = 77) => ({ jsonrpc: '2.0', id, method: 'server/discover', params });
+    const base = (params: Record<string, unknown>, id = 77) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'server/discover',
+      params,
+    });
 
     it('missing _meta → -32602 / 400, id echoed', async () => {
       const r = await raw(base({}), mcpHeaders('server/discover'));
@@ -150,7 +171,10 @@ describe.each(ADAPTERS)('Streamable HTTP foundation on %s', (adapter) => {
 
     it('unsupported version → -32022 / 400 with data.supported', async () => {
       const meta = { ...envelope(), 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' };
-      const r = await raw(base({ _meta: meta }), { ...mcpHeaders('server/discover'), 'mcp-protocol-version': 'v999.0.0' });
+      const r = await raw(base({ _meta: meta }), {
+        ...mcpHeaders('server/discover'),
+        'mcp-protocol-version': 'v999.0.0',
+      });
       expect([r.status, r.json.error.code, r.json.id]).toEqual([400, -32022, 77]);
       expect(r.json.error.data).toEqual({ supported: ['2026-07-28'], requested: 'v999.0.0' });
       await stillServes();
@@ -158,18 +182,28 @@ describe.each(ADAPTERS)('Streamable HTTP foundation on %s', (adapter) => {
   });
 
   describe('methods', () => {
-    it.each(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe', 'unknown/method', 'prompts/list'])(
-      '%s → -32601 / 404',
-      async (method) => {
-        const r = await call(method);
-        expect([r.status, r.json.error.code]).toEqual([404, -32601]);
-        expect(r.json.id).toEqual(expect.any(Number));
-      },
-    );
+    it.each([
+      'initialize',
+      'ping',
+      'logging/setLevel',
+      'resources/subscribe',
+      'resources/unsubscribe',
+      'unknown/method',
+      'prompts/list',
+    ])('%s → -32601 / 404', async (method) => {
+      const r = await call(method);
+      expect([r.status, r.json.error.code]).toEqual([404, -32601]);
+      expect(r.json.id).toEqual(expect.any(Number));
+    });
   });
 
   describe('headers', () => {
-    const body = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 }, _meta: envelope() } };
+    const body = {
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'tools/call',
+      params: { name: 'add', arguments: { a: 1, b: 2 }, _meta: envelope() },
+    };
 
     it.each([
       ['a different MCP-Protocol-Version', { 'mcp-protocol-version': '2025-11-25' }],
@@ -196,12 +230,18 @@ describe.each(ADAPTERS)('Streamable HTTP foundation on %s', (adapter) => {
 
     it('checks the version header against _meta before refusing an unsupported version', async () => {
       const meta = { ...envelope(), 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' };
-      const r = await raw({ jsonrpc: '2.0', id: 8, method: 'server/discover', params: { _meta: meta } }, mcpHeaders('server/discover'));
+      const r = await raw(
+        { jsonrpc: '2.0', id: 8, method: 'server/discover', params: { _meta: meta } },
+        mcpHeaders('server/discover'),
+      );
       expect([r.status, r.json.error.code, r.json.id]).toEqual([400, -32020, 8]);
     });
 
     it('accepts base64-encoded header values and case-insensitive header names', async () => {
-      const headers = { ...mcpHeaders('tools/call'), 'MCP-NAME': `=?base64?${Buffer.from('add').toString('base64')}?=` };
+      const headers = {
+        ...mcpHeaders('tools/call'),
+        'MCP-NAME': `=?base64?${Buffer.from('add').toString('base64')}?=`,
+      };
       const r = await raw(body, headers);
       expect(r.json.result.content[0].text).toBe('3');
     });
@@ -225,21 +265,35 @@ describe.each(ADAPTERS)('Streamable HTTP foundation on %s', (adapter) => {
     });
 
     it('a foreign Origin → 403', async () => {
-      const r = await raw({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope() } }, { ...mcpHeaders('tools/list'), origin: 'http://evil.example.com' });
+      const r = await raw(
+        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope() } },
+        { ...mcpHeaders('tools/list'), origin: 'http://evil.example.com' },
+      );
       expect(r.status).toBe(403);
       await stillServes();
     });
 
     it('a foreign Host → 403; loopback hosts and origins pass', async () => {
       const body = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope() } };
-      const evil = await raw(body, { ...mcpHeaders('tools/list'), host: 'evil.example.com', origin: 'http://evil.example.com' });
+      const evil = await raw(body, {
+        ...mcpHeaders('tools/list'),
+        host: 'evil.example.com',
+        origin: 'http://evil.example.com',
+      });
       expect(evil.status).toBe(403);
-      const local = await raw(body, { ...mcpHeaders('tools/list'), host: 'localhost:1234', origin: 'http://localhost:1234' });
+      const local = await raw(body, {
+        ...mcpHeaders('tools/list'),
+        host: 'localhost:1234',
+        origin: 'http://localhost:1234',
+      });
       expect(local.status).toBe(200);
     });
 
     it('an Accept without JSON → 406', async () => {
-      const r = await raw({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope() } }, { ...mcpHeaders('tools/list'), accept: 'text/html' });
+      const r = await raw(
+        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope() } },
+        { ...mcpHeaders('tools/list'), accept: 'text/html' },
+      );
       expect(r.status).toBe(406);
       await stillServes();
     });
@@ -251,7 +305,12 @@ describe.each(ADAPTERS)('Streamable HTTP foundation on %s', (adapter) => {
     });
 
     it('a body over the limit → 413', async () => {
-      const big = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2, pad: 'x'.repeat(4096) }, _meta: envelope() } };
+      const big = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'add', arguments: { a: 1, b: 2, pad: 'x'.repeat(4096) }, _meta: envelope() },
+      };
       const r = await raw(big, mcpHeaders('tools/call', 'add'));
       expect(r.status).toBe(413);
       expect(r.json.error.code).toBe(-32600);

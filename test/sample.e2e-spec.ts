@@ -2,81 +2,102 @@ import { McpTestClient, McpTestError } from '../src/testing/index.js';
 import { AppModule } from '../sample/app.module.js';
 import { BookingService } from '../sample/booking/booking.service.js';
 
-describe.each(['express', 'fastify'] as const)('the sample server, through @mocapi/nestjs/testing, on %s', (adapter) => {
-  let mcp: McpTestClient;
+describe.each(['express', 'fastify'] as const)(
+  'the sample server, through @mocapi/nestjs/testing, on %s',
+  (adapter) => {
+    let mcp: McpTestClient;
 
-  beforeEach(async () => {
-    mcp = await McpTestClient.start(AppModule, { adapter });
-  });
-  afterEach(() => mcp.close());
+    beforeEach(async () => {
+      mcp = await McpTestClient.start(AppModule, { adapter });
+    });
+    afterEach(() => mcp.close());
 
-  const booking = { date: '2026-12-24', partySize: 4, name: 'Ada', email: 'ada@example.com' };
+    const booking = { date: '2026-12-24', partySize: 4, name: 'Ada', email: 'ada@example.com' };
 
-  it('lists its tools with generated schemas', async () => {
-    const tools = await mcp.listTools();
-    const book = tools.find((t) => t['name'] === 'book_table')!;
-    expect(book['inputSchema']).toMatchObject({ type: 'object', required: expect.arrayContaining(['date', 'partySize', 'name', 'email']) });
-  });
+    it('lists its tools with generated schemas', async () => {
+      const tools = await mcp.listTools();
+      const book = tools.find((t) => t['name'] === 'book_table')!;
+      expect(book['inputSchema']).toMatchObject({
+        type: 'object',
+        required: expect.arrayContaining(['date', 'partySize', 'name', 'email']),
+      });
+    });
 
-  it('books a table after choosing a time and confirming, and only then', async () => {
-    const bookings = mcp.app.get(BookingService);
-    const first = await mcp.callTool('book_table', booking);
-    expect(first.isComplete).toBe(false);
-    const [key, question] = Object.entries(first.inputRequests)[0]!;
-    expect(question).toMatchObject({ method: 'elicitation/create', params: { mode: 'form', message: 'Which time would you like on 2026-12-24?' } });
+    it('books a table after choosing a time and confirming, and only then', async () => {
+      const bookings = mcp.app.get(BookingService);
+      const first = await mcp.callTool('book_table', booking);
+      expect(first.isComplete).toBe(false);
+      const [key, question] = Object.entries(first.inputRequests)[0]!;
+      expect(question).toMatchObject({
+        method: 'elicitation/create',
+        params: { mode: 'form', message: 'Which time would you like on 2026-12-24?' },
+      });
 
-    const second = await first.respond({ [key]: { action: 'accept', content: { time: '19:30' } } });
-    expect(second.isComplete).toBe(false);
-    expect(Object.values(second.inputRequests)[0]).toMatchObject({ params: { message: 'Book a table for 4 at 19:30 on 2026-12-24 under Ada?' } });
-    expect(bookings.all()).toHaveLength(0);
+      const second = await first.respond({ [key]: { action: 'accept', content: { time: '19:30' } } });
+      expect(second.isComplete).toBe(false);
+      expect(Object.values(second.inputRequests)[0]).toMatchObject({
+        params: { message: 'Book a table for 4 at 19:30 on 2026-12-24 under Ada?' },
+      });
+      expect(bookings.all()).toHaveLength(0);
 
-    const done = await second.respond({ [Object.keys(second.inputRequests)[0]!]: { action: 'accept', content: { confirm: true } } });
-    expect(done.isComplete).toBe(true);
-    expect(done.result['structuredContent']).toMatchObject({ date: '2026-12-24', time: '19:30', partySize: 4 });
-    expect(bookings.all()).toHaveLength(1);
-  });
+      const done = await second.respond({
+        [Object.keys(second.inputRequests)[0]!]: { action: 'accept', content: { confirm: true } },
+      });
+      expect(done.isComplete).toBe(true);
+      expect(done.result['structuredContent']).toMatchObject({ date: '2026-12-24', time: '19:30', partySize: 4 });
+      expect(bookings.all()).toHaveLength(1);
+    });
 
-  it('books exactly one table when the final round is replayed 50 times at once', async () => {
-    const bookings = mcp.app.get(BookingService);
-    const first = await mcp.callTool('book_table', booking);
-    const second = await first.respond({ 'elicit-1': { action: 'accept', content: { time: '20:00' } } });
-    const replays = await Promise.all(Array.from({ length: 50 }, () => second.respond({ 'elicit-2': { action: 'accept', content: { confirm: true } } })));
-    expect(bookings.all()).toHaveLength(1);
-    const references = new Set(replays.map((r) => (r.result['structuredContent'] as { reference: string }).reference));
-    expect([...references]).toEqual([bookings.all()[0]!.reference]);
-  });
+    it('books exactly one table when the final round is replayed 50 times at once', async () => {
+      const bookings = mcp.app.get(BookingService);
+      const first = await mcp.callTool('book_table', booking);
+      const second = await first.respond({ 'elicit-1': { action: 'accept', content: { time: '20:00' } } });
+      const replays = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          second.respond({ 'elicit-2': { action: 'accept', content: { confirm: true } } }),
+        ),
+      );
+      expect(bookings.all()).toHaveLength(1);
+      const references = new Set(
+        replays.map((r) => (r.result['structuredContent'] as { reference: string }).reference),
+      );
+      expect([...references]).toEqual([bookings.all()[0]!.reference]);
+    });
 
-  it('asks the time again when another guest took the chosen seating between two rounds', async () => {
-    const bookings = mcp.app.get(BookingService);
-    const first = await mcp.callTool('book_table', booking);
-    const second = await first.respond({ 'elicit-1': { action: 'accept', content: { time: '21:00' } } });
-    // Four other guests take every table at 21:00 before this guest confirms.
-    for (let i = 0; i < 4; i++) bookings.book({ ...booking, name: `Guest ${i}`, time: '21:00' });
-    const third = await second.respond({ 'elicit-2': { action: 'accept', content: { confirm: true } } });
-    expect(third.isComplete).toBe(false);
-    const question = Object.values(third.inputRequests)[0]!;
-    expect(question.params).toMatchObject({ message: 'Which time would you like on 2026-12-24?' });
-    expect(JSON.stringify(question.params)).not.toContain('21:00');
-    const fourth = await third.respond({ 'elicit-1': { action: 'accept', content: { time: '20:30' } } });
-    const done = await fourth.respond({ 'elicit-2': { action: 'accept', content: { confirm: true } } });
-    expect(done.result['structuredContent']).toMatchObject({ time: '20:30' });
-    expect(bookings.all().filter((b) => b.name === 'Ada')).toHaveLength(1);
-  });
+    it('asks the time again when another guest took the chosen seating between two rounds', async () => {
+      const bookings = mcp.app.get(BookingService);
+      const first = await mcp.callTool('book_table', booking);
+      const second = await first.respond({ 'elicit-1': { action: 'accept', content: { time: '21:00' } } });
+      // Four other guests take every table at 21:00 before this guest confirms.
+      for (let i = 0; i < 4; i++) bookings.book({ ...booking, name: `Guest ${i}`, time: '21:00' });
+      const third = await second.respond({ 'elicit-2': { action: 'accept', content: { confirm: true } } });
+      expect(third.isComplete).toBe(false);
+      const question = Object.values(third.inputRequests)[0]!;
+      expect(question.params).toMatchObject({ message: 'Which time would you like on 2026-12-24?' });
+      expect(JSON.stringify(question.params)).not.toContain('21:00');
+      const fourth = await third.respond({ 'elicit-1': { action: 'accept', content: { time: '20:30' } } });
+      const done = await fourth.respond({ 'elicit-2': { action: 'accept', content: { confirm: true } } });
+      expect(done.result['structuredContent']).toMatchObject({ time: '20:30' });
+      expect(bookings.all().filter((b) => b.name === 'Ada')).toHaveLength(1);
+    });
 
-  it('makes no booking when the guest declines', async () => {
-    const { result, rounds } = await mcp.callToolAnswering('book_table', booking, (request) =>
-      String((request.params as { message: string }).message).startsWith('Which') ? { action: 'accept', content: { time: '18:00' } } : { action: 'decline' },
-    );
-    expect(rounds).toHaveLength(3);
-    expect(result.content).toEqual([{ type: 'text', text: 'No booking made.' }]);
-    expect(mcp.app.get(BookingService).all()).toHaveLength(0);
-  });
+    it('makes no booking when the guest declines', async () => {
+      const { result, rounds } = await mcp.callToolAnswering('book_table', booking, (request) =>
+        String((request.params as { message: string }).message).startsWith('Which')
+          ? { action: 'accept', content: { time: '18:00' } }
+          : { action: 'decline' },
+      );
+      expect(rounds).toHaveLength(3);
+      expect(result.content).toEqual([{ type: 'text', text: 'No booking made.' }]);
+      expect(mcp.app.get(BookingService).all()).toHaveLength(0);
+    });
 
-  it('reports protocol errors as McpTestError', async () => {
-    await expect(mcp.callTool('no_such_tool')).rejects.toEqual(expect.objectContaining({ code: -32602 }));
-    await expect(mcp.request('ping')).rejects.toBeInstanceOf(McpTestError);
-  });
-});
+    it('reports protocol errors as McpTestError', async () => {
+      await expect(mcp.callTool('no_such_tool')).rejects.toEqual(expect.objectContaining({ code: -32602 }));
+      await expect(mcp.request('ping')).rejects.toBeInstanceOf(McpTestError);
+    });
+  },
+);
 
 describe('the sample server, staff tools and content', () => {
   let mcp: McpTestClient;
@@ -90,8 +111,25 @@ describe('the sample server, staff tools and content', () => {
     expect(round.result['isError']).toBe(true);
     const staff = await fetch(mcp.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'list_bookings', 'x-staff-token': 'staff' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_bookings', _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+      headers: {
+        'content-type': 'application/json',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'list_bookings',
+        'x-staff-token': 'staff',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'list_bookings',
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
     });
     expect(((await staff.json()) as any).result.structuredContent).toEqual({ bookings: [] });
   });

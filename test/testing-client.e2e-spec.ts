@@ -1,19 +1,32 @@
 import type { IncomingMessage } from 'node:http';
 import { Global, Injectable, Module } from '@nestjs/common';
-import { INTEGRATION_HTTP_AUTHENTICATOR, McpHttpAuthenticator, McpHttpChallenge, McpModule, McpTool } from '../src/index.js';
+import {
+  INTEGRATION_HTTP_AUTHENTICATOR,
+  McpHttpAuthenticator,
+  McpHttpChallenge,
+  McpModule,
+  McpTool,
+} from '../src/index.js';
 import { McpTestClient, McpTestError } from '../src/testing/index.js';
 
 /** Lets through requests with the right API key; others get a 401 challenge, as an OAuth server would. */
 class ApiKeyAuthenticator extends McpHttpAuthenticator {
   async authenticate(req: IncomingMessage): Promise<void> {
     if (req.headers['x-api-key'] !== 'sesame') {
-      throw new McpHttpChallenge(401, { 'www-authenticate': 'ApiKey' }, { error: 'unauthorized', error_description: 'An API key is required' });
+      throw new McpHttpChallenge(
+        401,
+        { 'www-authenticate': 'ApiKey' },
+        { error: 'unauthorized', error_description: 'An API key is required' },
+      );
     }
   }
 }
 
 @Global()
-@Module({ providers: [{ provide: INTEGRATION_HTTP_AUTHENTICATOR, useClass: ApiKeyAuthenticator }], exports: [INTEGRATION_HTTP_AUTHENTICATOR] })
+@Module({
+  providers: [{ provide: INTEGRATION_HTTP_AUTHENTICATOR, useClass: ApiKeyAuthenticator }],
+  exports: [INTEGRATION_HTTP_AUTHENTICATOR],
+})
 class ApiKeyModule {}
 
 @Injectable()
@@ -24,7 +37,10 @@ class PingTools {
   }
 }
 
-const metadata = { imports: [ApiKeyModule, McpModule.forRoot({ name: 'keyed', version: '1.0.0' })], providers: [PingTools] };
+const metadata = {
+  imports: [ApiKeyModule, McpModule.forRoot({ name: 'keyed', version: '1.0.0' })],
+  providers: [PingTools],
+};
 
 describe('McpTestClient against a protected server', () => {
   it('sends the headers it is given', async () => {

@@ -68,7 +68,14 @@ export class ChildServer {
   ): Promise<ChildServer> {
     const port = await freePort();
     const child = spawn(process.execPath, [script], {
-      env: { ...process.env, ...env, NODE_ENV: 'production', HOST: DEFAULT_HOST, PORT: String(port), TOOLS: String(tools) },
+      env: {
+        ...process.env,
+        ...env,
+        NODE_ENV: 'production',
+        HOST: DEFAULT_HOST,
+        PORT: String(port),
+        TOOLS: String(tools),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const server = new ChildServer(child, `http://${DEFAULT_HOST}:${port}${MCP_PATH}`);

@@ -33,7 +33,11 @@ export function post(
   return new Promise((resolve, reject) => {
     const req = request(
       url,
-      { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, timeout: timeoutMs },
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        timeout: timeoutMs,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -47,7 +51,14 @@ export function post(
           } catch {
             message = undefined;
           }
-          resolve({ status: res.statusCode ?? 0, contentType, raw, bytes: buffer.length, headers: res.headers, message });
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType,
+            raw,
+            bytes: buffer.length,
+            headers: res.headers,
+            message,
+          });
         });
         res.on('error', reject);
       },

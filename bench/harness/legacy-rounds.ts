@@ -80,9 +80,11 @@ function answer(url: string, worker: Worker, body: string): Promise<number> {
 
 /** Accepts the elicitation: every boolean field true, any other field left out. */
 function acceptingContent(params: unknown): Record<string, unknown> | string {
-  const schema = (params as { requestedSchema?: { properties?: Record<string, { type?: unknown }> } } | undefined)?.requestedSchema;
+  const schema = (params as { requestedSchema?: { properties?: Record<string, { type?: unknown }> } } | undefined)
+    ?.requestedSchema;
   const properties = schema?.properties;
-  if (typeof properties !== 'object' || properties === null) return 'elicitation/create has no requestedSchema.properties';
+  if (typeof properties !== 'object' || properties === null)
+    return 'elicitation/create has no requestedSchema.properties';
   const content: Record<string, unknown> = {};
   for (const [name, property] of Object.entries(properties)) {
     if (property.type === 'boolean') content[name] = true;
@@ -96,7 +98,8 @@ function checkFinal(message: Record<string, unknown>, id: string): string | null
   if (message['id'] !== id) return `final answer has id ${JSON.stringify(message['id'])}, expected ${id}`;
   const error = message['error'] as { code?: unknown; message?: unknown } | undefined;
   if (error) return `JSON-RPC error ${String(error.code)}: ${String(error.message)}`;
-  const result = message['result'] as { isError?: unknown; content?: Array<{ type?: unknown; text?: unknown }> } | undefined;
+  const result = message['result'] as
+    { isError?: unknown; content?: Array<{ type?: unknown; text?: unknown }> } | undefined;
   if (typeof result !== 'object' || result === null) return 'no result';
   if (result.isError === true) return `tool error: ${JSON.stringify(result.content)}`;
   const first = Array.isArray(result.content) ? result.content[0] : undefined;
@@ -166,10 +169,18 @@ function round(url: string, worker: Worker, keepRaw: boolean): Promise<RoundResu
           fail('mismatch', content);
           return;
         }
-        answered = answer(url, worker, JSON.stringify({ jsonrpc: '2.0', id: pushedId, result: { action: 'accept', content } }));
+        answered = answer(
+          url,
+          worker,
+          JSON.stringify({ jsonrpc: '2.0', id: pushedId, result: { action: 'accept', content } }),
+        );
         answered.then(
           (status) => {
-            if (status !== 202) fail(status >= 200 && status < 300 ? 'mismatch' : 'non2xx', `the answer POST got HTTP ${status}, expected 202`);
+            if (status !== 202)
+              fail(
+                status >= 200 && status < 300 ? 'mismatch' : 'non2xx',
+                `the answer POST got HTTP ${status}, expected 202`,
+              );
           },
           (error: Error) => fail('error', `the answer POST failed: ${error.message}`),
         );
@@ -197,7 +208,8 @@ function round(url: string, worker: Worker, keepRaw: boolean): Promise<RoundResu
         const status = res.statusCode ?? 0;
         const contentType = String(res.headers['content-type'] ?? '');
         if (status < 200 || status >= 300) fail('non2xx', `tools/call got HTTP ${status}`);
-        else if (!contentType.includes('text/event-stream')) fail('mismatch', `tools/call answered ${contentType || 'no content type'}, expected an SSE stream`);
+        else if (!contentType.includes('text/event-stream'))
+          fail('mismatch', `tools/call answered ${contentType || 'no content type'}, expected an SSE stream`);
         res.setEncoding('utf8');
         let buffer = '';
         res.on('data', (chunk: string) => {

@@ -23,12 +23,15 @@ export async function openLegacySession(url: string): Promise<LegacySession> {
     { 'content-type': 'application/json', accept: ACCEPT },
     JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: LEGACY_INITIALIZE_PARAMS }),
   );
-  const answer = init.message as { id?: unknown; result?: { protocolVersion?: unknown }; error?: { message?: unknown } } | undefined;
+  const answer = init.message as
+    { id?: unknown; result?: { protocolVersion?: unknown }; error?: { message?: unknown } } | undefined;
   if (init.status !== 200 || answer?.id !== 0 || typeof answer.result !== 'object') {
     throw new Error(`initialize: HTTP ${init.status}, body ${init.raw.slice(0, 300)}`);
   }
   if (answer.result.protocolVersion !== LEGACY_PROTOCOL_VERSION) {
-    throw new Error(`initialize negotiated ${String(answer.result.protocolVersion)}, expected ${LEGACY_PROTOCOL_VERSION}`);
+    throw new Error(
+      `initialize negotiated ${String(answer.result.protocolVersion)}, expected ${LEGACY_PROTOCOL_VERSION}`,
+    );
   }
   const header = init.headers['mcp-session-id'];
   const sessionId = typeof header === 'string' && header.length > 0 ? header : undefined;
@@ -40,7 +43,9 @@ export async function openLegacySession(url: string): Promise<LegacySession> {
   };
   const initialized = await post(url, headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
   if (initialized.status !== 202) {
-    throw new Error(`notifications/initialized: HTTP ${initialized.status} (expected 202), body ${initialized.raw.slice(0, 300)}`);
+    throw new Error(
+      `notifications/initialized: HTTP ${initialized.status} (expected 202), body ${initialized.raw.slice(0, 300)}`,
+    );
   }
   return { headers, sessionId };
 }

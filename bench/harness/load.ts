@@ -18,7 +18,13 @@ export interface LoadResult {
   readonly rps: number;
   readonly responses: number;
   readonly elapsedSec: number;
-  readonly latencyMs: { readonly mean: number; readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number };
+  readonly latencyMs: {
+    readonly mean: number;
+    readonly p50: number;
+    readonly p90: number;
+    readonly p99: number;
+    readonly max: number;
+  };
   readonly non2xx: number;
   readonly errors: number;
   readonly timeouts: number;
@@ -43,7 +49,13 @@ function percentile(sorted: Float64Array, q: number): number {
   return sorted[index]!;
 }
 
-function once(url: string, request: FixedRequest, settings: LoadSettings, durationSec: number, verify?: (body: string) => boolean) {
+function once(
+  url: string,
+  request: FixedRequest,
+  settings: LoadSettings,
+  durationSec: number,
+  verify?: (body: string) => boolean,
+) {
   const latencies: number[] = [];
   let non2xx = 0;
   return new Promise<{ result: autocannon.Result; latencies: number[]; non2xx: number; elapsedSec: number }>(

@@ -73,7 +73,11 @@ const fmtMs = (n: number) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(2) : n.to
 const fmtRatio = (n: number | undefined) => (n === undefined ? '' : `${n.toFixed(2)}x`);
 const fmtPct = (n: number | undefined) => (n === undefined ? '' : `${Math.round(n * 100)}%`);
 
-function table(header: readonly string[], rows: readonly (readonly string[])[], rightAligned: ReadonlySet<number>): string {
+function table(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  rightAligned: ReadonlySet<number>,
+): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
     cells
@@ -89,7 +93,19 @@ function targetLabel(id: TargetId): string {
 
 /** The main table: one row per target × workload, with ratios to the baselines. */
 export function renderTable(cells: readonly Cell[], markdown = false): string {
-  const header = ['workload', 'target', 'req/s', 'p50 ms', 'p99 ms', 'srv CPU us/req', 'resp B', 'vs MCP-Nest', 'vs SDK', 'vs bare', 'note'];
+  const header = [
+    'workload',
+    'target',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'srv CPU us/req',
+    'resp B',
+    'vs MCP-Nest',
+    'vs SDK',
+    'vs bare',
+    'note',
+  ];
   const numeric = new Set([2, 3, 4, 5, 6, 7, 8, 9]);
   const severalRounds = cells.some((c) => c.rpsPerRound.length > 1);
   if (severalRounds) header.splice(10, 0, 'req/s per round');
@@ -99,8 +115,21 @@ export function renderTable(cells: readonly Cell[], markdown = false): string {
       const label = WORKLOADS[workload].label;
       if (cell.status !== 'ok' || !cell.load) {
         const target = TARGETS.find((t) => t.id === cell.target);
-        const note = cell.status === 'n/a' ? (target?.notes?.[workload] ?? target?.note ?? 'n/a') : (cell.problem ?? '');
-        const row = [label, targetLabel(cell.target), cell.status, '', '', '', '', '', '', '', note.split('\n')[0]!.slice(0, 100)];
+        const note =
+          cell.status === 'n/a' ? (target?.notes?.[workload] ?? target?.note ?? 'n/a') : (cell.problem ?? '');
+        const row = [
+          label,
+          targetLabel(cell.target),
+          cell.status,
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          note.split('\n')[0]!.slice(0, 100),
+        ];
         if (severalRounds) row.splice(10, 0, '');
         rows.push(row);
         continue;
@@ -174,27 +203,143 @@ interface CheckSpec {
 export const LIST_500_MAX_CPU_VS_BARE = 1.5;
 
 const CHECKS: readonly CheckSpec[] = [
-  { label: 'Fastify tools/call >= 4x MCP-Nest', metric: 'rps', numerator: ['mocapi-fastify', 'call'], denominator: ['mcp-nest', 'call'], min: 4 },
-  { label: 'Fastify tools/call >= 3x SDK', metric: 'rps', numerator: ['mocapi-fastify', 'call'], denominator: ['sdk', 'call'], min: 3 },
-  { label: 'Fastify tools/call >= 50% of bare node:http', metric: 'rps', numerator: ['mocapi-fastify', 'call'], denominator: ['bare', 'call'], min: 0.5 },
-  { label: 'Express tools/call >= 2x MCP-Nest', metric: 'rps', numerator: ['mocapi-express', 'call'], denominator: ['mcp-nest', 'call'], min: 2 },
-  { label: 'Fastify: a requestState retry costs <= 1.3x a tools/call (server CPU/req)', metric: 'cpu', numerator: ['mocapi-fastify', 'mrtr-retry'], denominator: ['mocapi-fastify', 'call'], max: 1.3 },
-  { label: 'Express: a requestState retry costs <= 1.3x a tools/call (server CPU/req)', metric: 'cpu', numerator: ['mocapi-express', 'mrtr-retry'], denominator: ['mocapi-express', 'call'], max: 1.3 },
-  { label: `Fastify: tools/list 500 server CPU/req <= ${LIST_500_MAX_CPU_VS_BARE}x bare node:http's`, metric: 'cpu', numerator: ['mocapi-fastify', 'list500'], denominator: ['bare', 'list500'], max: LIST_500_MAX_CPU_VS_BARE },
-  { label: `Express: tools/list 500 server CPU/req <= ${LIST_500_MAX_CPU_VS_BARE}x bare node:http's`, metric: 'cpu', numerator: ['mocapi-express', 'list500'], denominator: ['bare', 'list500'], max: LIST_500_MAX_CPU_VS_BARE },
-  { label: 'Fastify 2025-era tools/call (session) >= 4x MCP-Nest', metric: 'rps', numerator: ['mocapi-fastify', 'legacy-call'], denominator: ['mcp-nest', 'legacy-call'], min: 4 },
-  { label: 'Fastify 2025-era tools/call vs SDK (sessionless legacy leg)', metric: 'rps', numerator: ['mocapi-fastify', 'legacy-call'], denominator: ['sdk', 'legacy-call'] },
-  { label: 'Express 2025-era tools/call vs MCP-Nest', metric: 'rps', numerator: ['mocapi-express', 'legacy-call'], denominator: ['mcp-nest', 'legacy-call'] },
-  { label: 'Fastify 2025-era elicitation round vs MCP-Nest', metric: 'rps', numerator: ['mocapi-fastify', 'legacy-elicit'], denominator: ['mcp-nest', 'legacy-elicit'] },
-  { label: 'Fastify: a 2025-era tools/call vs a 2026 one, server CPU/req', metric: 'cpu', numerator: ['mocapi-fastify', 'legacy-call'], denominator: ['mocapi-fastify', 'call'] },
-  { label: 'Express: a 2025-era tools/call vs a 2026 one, server CPU/req', metric: 'cpu', numerator: ['mocapi-express', 'legacy-call'], denominator: ['mocapi-express', 'call'] },
-  { label: 'Fastify: a 2025-era elicitation round vs a 2026 MRTR first round + retry, server CPU', metric: 'cpu', numerator: ['mocapi-fastify', 'legacy-elicit'], denominator: ['mocapi-fastify', 'mrtr-first'], plus: ['mocapi-fastify', 'mrtr-retry'] },
-  { label: 'Express: a 2025-era elicitation round vs a 2026 MRTR first round + retry, server CPU', metric: 'cpu', numerator: ['mocapi-express', 'legacy-elicit'], denominator: ['mocapi-express', 'mrtr-first'], plus: ['mocapi-express', 'mrtr-retry'] },
-  { label: 'Fastify: a requestState retry vs a tools/call, cost by req/s', metric: 'rps', numerator: ['mocapi-fastify', 'call'], denominator: ['mocapi-fastify', 'mrtr-retry'] },
-  { label: 'Express: a requestState retry vs a tools/call, cost by req/s', metric: 'rps', numerator: ['mocapi-express', 'call'], denominator: ['mocapi-express', 'mrtr-retry'] },
-  { label: 'Fastify: tools/list 500 vs 10, cost by req/s', metric: 'rps', numerator: ['mocapi-fastify', 'list10'], denominator: ['mocapi-fastify', 'list500'] },
-  { label: 'Express: tools/list 500 vs 10, cost by req/s', metric: 'rps', numerator: ['mocapi-express', 'list10'], denominator: ['mocapi-express', 'list500'] },
-  { label: 'bare node:http: tools/list 500 vs 10, cost by req/s', metric: 'rps', numerator: ['bare', 'list10'], denominator: ['bare', 'list500'] },
+  {
+    label: 'Fastify tools/call >= 4x MCP-Nest',
+    metric: 'rps',
+    numerator: ['mocapi-fastify', 'call'],
+    denominator: ['mcp-nest', 'call'],
+    min: 4,
+  },
+  {
+    label: 'Fastify tools/call >= 3x SDK',
+    metric: 'rps',
+    numerator: ['mocapi-fastify', 'call'],
+    denominator: ['sdk', 'call'],
+    min: 3,
+  },
+  {
+    label: 'Fastify tools/call >= 50% of bare node:http',
+    metric: 'rps',
+    numerator: ['mocapi-fastify', 'call'],
+    denominator: ['bare', 'call'],
+    min: 0.5,
+  },
+  {
+    label: 'Express tools/call >= 2x MCP-Nest',
+    metric: 'rps',
+    numerator: ['mocapi-express', 'call'],
+    denominator: ['mcp-nest', 'call'],
+    min: 2,
+  },
+  {
+    label: 'Fastify: a requestState retry costs <= 1.3x a tools/call (server CPU/req)',
+    metric: 'cpu',
+    numerator: ['mocapi-fastify', 'mrtr-retry'],
+    denominator: ['mocapi-fastify', 'call'],
+    max: 1.3,
+  },
+  {
+    label: 'Express: a requestState retry costs <= 1.3x a tools/call (server CPU/req)',
+    metric: 'cpu',
+    numerator: ['mocapi-express', 'mrtr-retry'],
+    denominator: ['mocapi-express', 'call'],
+    max: 1.3,
+  },
+  {
+    label: `Fastify: tools/list 500 server CPU/req <= ${LIST_500_MAX_CPU_VS_BARE}x bare node:http's`,
+    metric: 'cpu',
+    numerator: ['mocapi-fastify', 'list500'],
+    denominator: ['bare', 'list500'],
+    max: LIST_500_MAX_CPU_VS_BARE,
+  },
+  {
+    label: `Express: tools/list 500 server CPU/req <= ${LIST_500_MAX_CPU_VS_BARE}x bare node:http's`,
+    metric: 'cpu',
+    numerator: ['mocapi-express', 'list500'],
+    denominator: ['bare', 'list500'],
+    max: LIST_500_MAX_CPU_VS_BARE,
+  },
+  {
+    label: 'Fastify 2025-era tools/call (session) >= 4x MCP-Nest',
+    metric: 'rps',
+    numerator: ['mocapi-fastify', 'legacy-call'],
+    denominator: ['mcp-nest', 'legacy-call'],
+    min: 4,
+  },
+  {
+    label: 'Fastify 2025-era tools/call vs SDK (sessionless legacy leg)',
+    metric: 'rps',
+    numerator: ['mocapi-fastify', 'legacy-call'],
+    denominator: ['sdk', 'legacy-call'],
+  },
+  {
+    label: 'Express 2025-era tools/call vs MCP-Nest',
+    metric: 'rps',
+    numerator: ['mocapi-express', 'legacy-call'],
+    denominator: ['mcp-nest', 'legacy-call'],
+  },
+  {
+    label: 'Fastify 2025-era elicitation round vs MCP-Nest',
+    metric: 'rps',
+    numerator: ['mocapi-fastify', 'legacy-elicit'],
+    denominator: ['mcp-nest', 'legacy-elicit'],
+  },
+  {
+    label: 'Fastify: a 2025-era tools/call vs a 2026 one, server CPU/req',
+    metric: 'cpu',
+    numerator: ['mocapi-fastify', 'legacy-call'],
+    denominator: ['mocapi-fastify', 'call'],
+  },
+  {
+    label: 'Express: a 2025-era tools/call vs a 2026 one, server CPU/req',
+    metric: 'cpu',
+    numerator: ['mocapi-express', 'legacy-call'],
+    denominator: ['mocapi-express', 'call'],
+  },
+  {
+    label: 'Fastify: a 2025-era elicitation round vs a 2026 MRTR first round + retry, server CPU',
+    metric: 'cpu',
+    numerator: ['mocapi-fastify', 'legacy-elicit'],
+    denominator: ['mocapi-fastify', 'mrtr-first'],
+    plus: ['mocapi-fastify', 'mrtr-retry'],
+  },
+  {
+    label: 'Express: a 2025-era elicitation round vs a 2026 MRTR first round + retry, server CPU',
+    metric: 'cpu',
+    numerator: ['mocapi-express', 'legacy-elicit'],
+    denominator: ['mocapi-express', 'mrtr-first'],
+    plus: ['mocapi-express', 'mrtr-retry'],
+  },
+  {
+    label: 'Fastify: a requestState retry vs a tools/call, cost by req/s',
+    metric: 'rps',
+    numerator: ['mocapi-fastify', 'call'],
+    denominator: ['mocapi-fastify', 'mrtr-retry'],
+  },
+  {
+    label: 'Express: a requestState retry vs a tools/call, cost by req/s',
+    metric: 'rps',
+    numerator: ['mocapi-express', 'call'],
+    denominator: ['mocapi-express', 'mrtr-retry'],
+  },
+  {
+    label: 'Fastify: tools/list 500 vs 10, cost by req/s',
+    metric: 'rps',
+    numerator: ['mocapi-fastify', 'list10'],
+    denominator: ['mocapi-fastify', 'list500'],
+  },
+  {
+    label: 'Express: tools/list 500 vs 10, cost by req/s',
+    metric: 'rps',
+    numerator: ['mocapi-express', 'list10'],
+    denominator: ['mocapi-express', 'list500'],
+  },
+  {
+    label: 'bare node:http: tools/list 500 vs 10, cost by req/s',
+    metric: 'rps',
+    numerator: ['bare', 'list10'],
+    denominator: ['bare', 'list500'],
+  },
 ];
 
 export interface CheckOutcome {

@@ -28,7 +28,15 @@ export interface Target {
 
 const script = (name: string): string => fileURLToPath(new URL(`../servers/${name}.js`, import.meta.url));
 
-const ALL: readonly WorkloadId[] = ['call', 'list10', 'list500', 'mrtr-first', 'mrtr-retry', 'legacy-call', 'legacy-elicit'];
+const ALL: readonly WorkloadId[] = [
+  'call',
+  'list10',
+  'list500',
+  'mrtr-first',
+  'mrtr-retry',
+  'legacy-call',
+  'legacy-elicit',
+];
 
 const LEGACY_NOT_IN_BARE = 'the ceiling has no 2025-era sessions';
 /** The SDK's default legacy leg (`legacy: 'stateless'`) answers each 2025 request on a fresh per-request transport. */

@@ -102,16 +102,23 @@ function rpcResult(status: number, message: unknown, expectedId: ExpectedId = 1)
   if (typeof message !== 'object' || message === null) return 'body is not a JSON-RPC message';
   const answer = message as RpcAnswer;
   const idOk = expectedId === 1 ? answer.id === 1 : typeof answer.id === 'string' && answer.id.length > 0;
-  if (answer.jsonrpc !== '2.0' || !idOk) return `not a JSON-RPC 2.0 answer to id ${expectedId === 1 ? '1' : '"[<id>]"'}`;
+  if (answer.jsonrpc !== '2.0' || !idOk)
+    return `not a JSON-RPC 2.0 answer to id ${expectedId === 1 ? '1' : '"[<id>]"'}`;
   if (answer.error) return `JSON-RPC error ${String(answer.error.code)}: ${String(answer.error.message)}`;
   if (typeof answer.result !== 'object' || answer.result === null) return 'no result';
   return answer.result;
 }
 
-function checkTextResult(status: number, message: unknown, expected: string, expectedId: ExpectedId = 1): string | null {
+function checkTextResult(
+  status: number,
+  message: unknown,
+  expected: string,
+  expectedId: ExpectedId = 1,
+): string | null {
   const result = rpcResult(status, message, expectedId);
   if (typeof result === 'string') return result;
-  if (expectedId === 'any-string' && 'resultType' in result) return 'a 2025-era result carries resultType (a 2026-07-28 field)';
+  if (expectedId === 'any-string' && 'resultType' in result)
+    return 'a 2025-era result carries resultType (a 2026-07-28 field)';
   if (result['resultType'] !== undefined && result['resultType'] !== 'complete') {
     return `resultType is ${String(result['resultType'])}, expected complete`;
   }
@@ -145,8 +152,10 @@ function inputRequiredParts(
 ): { key: string; requestState: string; requestedSchema: Record<string, unknown> } | string {
   const result = rpcResult(status, message);
   if (typeof result === 'string') return result;
-  if (result['resultType'] !== 'input_required') return `resultType is ${String(result['resultType'])}, expected input_required`;
-  const requests = result['inputRequests'] as Record<string, { method?: unknown; params?: Record<string, unknown> }> | undefined;
+  if (result['resultType'] !== 'input_required')
+    return `resultType is ${String(result['resultType'])}, expected input_required`;
+  const requests = result['inputRequests'] as
+    Record<string, { method?: unknown; params?: Record<string, unknown> }> | undefined;
   const keys = requests ? Object.keys(requests) : [];
   if (keys.length !== 1) return `expected exactly one inputRequest, got ${keys.length}`;
   const key = keys[0]!;
@@ -172,7 +181,11 @@ function acceptingAnswer(requestedSchema: Record<string, unknown>): Record<strin
 const callRequest = (): FixedRequest =>
   modernRequest('tools/call', { name: ADD_TOOL.name, arguments: ADD_ARGUMENTS }, ADD_TOOL.name);
 const confirmRequest = (extra: Record<string, unknown> = {}): FixedRequest =>
-  modernRequest('tools/call', { name: CONFIRM_ADD_TOOL.name, arguments: ADD_ARGUMENTS, ...extra }, CONFIRM_ADD_TOOL.name);
+  modernRequest(
+    'tools/call',
+    { name: CONFIRM_ADD_TOOL.name, arguments: ADD_ARGUMENTS, ...extra },
+    CONFIRM_ADD_TOOL.name,
+  );
 const listRequest = (): FixedRequest => modernRequest('tools/list', {});
 
 /**
@@ -184,7 +197,12 @@ async function legacyCallRequest(url: string): Promise<FixedRequest> {
   const session = await openLegacySession(url);
   return {
     headers: session.headers,
-    body: JSON.stringify({ jsonrpc: '2.0', id: '[<id>]', method: 'tools/call', params: { name: ADD_TOOL.name, arguments: ADD_ARGUMENTS } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: '[<id>]',
+      method: 'tools/call',
+      params: { name: ADD_TOOL.name, arguments: ADD_ARGUMENTS },
+    }),
     idPerConnection: true,
     ...(session.sessionId === undefined && { note: SESSIONLESS_NOTE }),
   };

@@ -11,13 +11,7 @@ import { Injectable, Module, type Type } from '@nestjs/common';
 import { IsBoolean, IsInt, IsNumber, IsOptional, IsString } from 'class-validator';
 
 import { ElicitationContext, McpModule, McpProperty, McpTool } from '../../src/index.js';
-import {
-  ADD_TOOL,
-  BENCH_MRTR_SECRET,
-  CONFIRM_ADD_TOOL,
-  fillerTools,
-  type FillerField,
-} from '../shared/bench-spec.js';
+import { ADD_TOOL, BENCH_MRTR_SECRET, CONFIRM_ADD_TOOL, fillerTools, type FillerField } from '../shared/bench-spec.js';
 
 class AddDto {
   @IsNumber() a!: number;
@@ -47,7 +41,13 @@ function decorateDtoField(proto: object, field: FillerField): void {
   Reflect.defineMetadata('design:type', FIELD_DESIGN_TYPE[field.kind], proto, field.name);
   if (field.optional) IsOptional()(proto, field.name);
   const validator =
-    field.kind === 'string' ? IsString() : field.kind === 'integer' ? IsInt() : field.kind === 'number' ? IsNumber() : IsBoolean();
+    field.kind === 'string'
+      ? IsString()
+      : field.kind === 'integer'
+        ? IsInt()
+        : field.kind === 'number'
+          ? IsNumber()
+          : IsBoolean();
   validator(proto, field.name);
   McpProperty({ description: field.description })(proto, field.name);
 }

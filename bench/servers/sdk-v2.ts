@@ -26,13 +26,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 
-import {
-  ADD_TOOL,
-  BENCH_MRTR_SECRET,
-  CONFIRM_ADD_TOOL,
-  MCP_PATH,
-  fillerTools,
-} from '../shared/bench-spec.js';
+import { ADD_TOOL, BENCH_MRTR_SECRET, CONFIRM_ADD_TOOL, MCP_PATH, fillerTools } from '../shared/bench-spec.js';
 import { announceListening, exitOnSignal, readServerEnv, runMain } from './server-env.js';
 import { ConfirmSchema, NumberPairSchema, fillerZodSchema } from './zod-schemas.js';
 
@@ -73,10 +67,7 @@ function buildFactory(totalTools: number): () => McpServer {
   const fillers = fillerTools(totalTools).map((tool) => ({ tool, schema: fillerZodSchema(tool) }));
   const fillerResult = text('ok');
   return () => {
-    const server = new McpServer(
-      { name: 'bench-sdk', version: '1.0.0' },
-      { requestState: { verify: codec.verify } },
-    );
+    const server = new McpServer({ name: 'bench-sdk', version: '1.0.0' }, { requestState: { verify: codec.verify } });
     server.registerTool(
       ADD_TOOL.name,
       { description: ADD_TOOL.description, inputSchema: NumberPairSchema },

@@ -20,7 +20,9 @@ export class BookingService {
 
   /** Seatings that still have a table for that day. */
   availableTimes(date: string): string[] {
-    return SEATINGS.filter((time) => this.bookings.filter((b) => b.date === date && b.time === time).length < TABLES_PER_SEATING);
+    return SEATINGS.filter(
+      (time) => this.bookings.filter((b) => b.date === date && b.time === time).length < TABLES_PER_SEATING,
+    );
   }
 
   book(request: Omit<Booking, 'reference'>): Booking {

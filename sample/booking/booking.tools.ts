@@ -11,7 +11,12 @@ export class BookingTools {
     private readonly elicitation: ElicitationContext,
   ) {}
 
-  @McpTool({ name: 'find_tables', title: 'Find tables', description: 'Lists the seatings that still have a free table', annotations: { readOnlyHint: true } })
+  @McpTool({
+    name: 'find_tables',
+    title: 'Find tables',
+    description: 'Lists the seatings that still have a free table',
+    annotations: { readOnlyHint: true },
+  })
   findTables(input: FindTablesDto) {
     const times = this.bookings.availableTimes(input.date);
     return { date: input.date, partySize: input.partySize, times };
@@ -24,7 +29,12 @@ export class BookingTools {
    * nothing more: it gets the first booking's result. When another guest takes a seating between
    * two rounds, the offered times change and the question is simply asked again.
    */
-  @McpTool({ name: 'book_table', title: 'Book a table', description: 'Books a table, asking the guest to choose a time and confirm', exactlyOnce: true })
+  @McpTool({
+    name: 'book_table',
+    title: 'Book a table',
+    description: 'Books a table, asking the guest to choose a time and confirm',
+    exactlyOnce: true,
+  })
   async bookTable(input: BookTableDto) {
     const times = this.bookings.availableTimes(input.date);
     if (times.length === 0) return `Sorry, we are fully booked on ${input.date}.`;

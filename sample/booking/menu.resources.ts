@@ -15,19 +15,34 @@ const MENU = `# Bistro menu
 export class MenuResources {
   constructor(private readonly bookings: BookingService) {}
 
-  @McpResource({ uri: 'bistro://menu', name: 'menu', title: 'Menu', description: "Tonight's menu", mimeType: 'text/markdown' })
+  @McpResource({
+    uri: 'bistro://menu',
+    name: 'menu',
+    title: 'Menu',
+    description: "Tonight's menu",
+    mimeType: 'text/markdown',
+  })
   menu(): string {
     return MENU;
   }
 
-  @McpResourceTemplate({ uriTemplate: 'bistro://bookings/{reference}', name: 'booking', description: 'A booking by its reference', mimeType: 'application/json' })
+  @McpResourceTemplate({
+    uriTemplate: 'bistro://bookings/{reference}',
+    name: 'booking',
+    description: 'A booking by its reference',
+    mimeType: 'application/json',
+  })
   booking(input: { reference: string; uri: string }): object {
     const booking = this.bookings.all().find((b) => b.reference === input.reference);
     if (!booking) throw new Error(`No booking ${input.reference}`);
     return booking;
   }
 
-  @McpPrompt({ name: 'plan_evening', title: 'Plan an evening', description: 'Suggests how to plan a dinner for an occasion' })
+  @McpPrompt({
+    name: 'plan_evening',
+    title: 'Plan an evening',
+    description: 'Suggests how to plan a dinner for an occasion',
+  })
   planEvening(args: OccasionDto): string {
     return `We are planning a ${args.occasion} dinner at the bistro. Read bistro://menu, suggest a seating with find_tables, and book it with book_table.`;
   }

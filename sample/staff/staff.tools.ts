@@ -11,7 +11,11 @@ export class StaffTools {
     private readonly progress: McpProgressReporter,
   ) {}
 
-  @McpTool({ name: 'list_bookings', description: 'Lists every booking (staff only: send the x-staff-token header)', annotations: { readOnlyHint: true } })
+  @McpTool({
+    name: 'list_bookings',
+    description: 'Lists every booking (staff only: send the x-staff-token header)',
+    annotations: { readOnlyHint: true },
+  })
   @UseGuards(StaffOnlyGuard)
   listBookings() {
     return { bookings: this.bookings.all() };

@@ -9,4 +9,7 @@ export interface McpCompletionContext {
  *
  * @publicApi
  */
-export type McpCompleter = (value: string, context: McpCompletionContext) => readonly string[] | Promise<readonly string[]>;
+export type McpCompleter = (
+  value: string,
+  context: McpCompletionContext,
+) => readonly string[] | Promise<readonly string[]>;

@@ -21,4 +21,5 @@ export interface McpResourceOptions {
  *
  * @publicApi
  */
-export const McpResource = (options: McpResourceOptions): MethodDecorator => SetMetadata(MCP_RESOURCE_METADATA, options);
+export const McpResource = (options: McpResourceOptions): MethodDecorator =>
+  SetMetadata(MCP_RESOURCE_METADATA, options);

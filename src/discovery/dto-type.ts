@@ -1,7 +1,21 @@
 import { ROUTE_ARGS_METADATA } from '../decorators/mcp-metadata.constants.js';
 import { McpParamType } from '../decorators/mcp-param.decorators.js';
 
-const NOT_DTOS: ReadonlySet<unknown> = new Set([Object, String, Number, Boolean, Array, Promise, Function, Symbol, BigInt, Date, Map, Set, undefined]);
+const NOT_DTOS: ReadonlySet<unknown> = new Set([
+  Object,
+  String,
+  Number,
+  Boolean,
+  Array,
+  Promise,
+  Function,
+  Symbol,
+  BigInt,
+  Date,
+  Map,
+  Set,
+  undefined,
+]);
 
 /** A user-written class (not a built-in), i.e. something class-validator metadata may hang on. */
 export function isDtoClass(type: unknown): type is Function {

@@ -45,7 +45,10 @@ export class McpHandlerFactory {
     const callback = this.callbackFor(instance, method);
     const handler = { handlerClass: instance.constructor, handlerName: methodName };
     if (contextual) {
-      return { ...handler, invoke: (input, exchange) => this.invokeInContext(contextual, callback, methodName, input, exchange) };
+      return {
+        ...handler,
+        invoke: (input, exchange) => this.invokeInContext(contextual, callback, methodName, input, exchange),
+      };
     }
     const run = this.externalContextCreator.create(
       instance,
@@ -103,7 +106,8 @@ export class McpHandlerFactory {
       return method.apply(this, args);
     };
     Object.defineProperty(callback, 'name', { value: method.name });
-    for (const key of Reflect.getMetadataKeys(method)) Reflect.defineMetadata(key, Reflect.getMetadata(key, method), callback);
+    for (const key of Reflect.getMetadataKeys(method))
+      Reflect.defineMetadata(key, Reflect.getMetadata(key, method), callback);
     const filters: unknown[] = Reflect.getMetadata(EXCEPTION_FILTERS_METADATA, method) ?? [];
     Reflect.defineMetadata(EXCEPTION_FILTERS_METADATA, [...filters, INPUT_REQUIRED_FILTER], callback);
     if (this.applicationInterceptorsMayApply(instance, method)) {
@@ -120,7 +124,8 @@ export class McpHandlerFactory {
    * (about a third of a plain tools/call).
    */
   private applicationInterceptorsMayApply(instance: object, method: object): boolean {
-    const declared = (target: object) => ((Reflect.getMetadata(INTERCEPTORS_METADATA, target) ?? []) as unknown[]).length > 0;
+    const declared = (target: object) =>
+      ((Reflect.getMetadata(INTERCEPTORS_METADATA, target) ?? []) as unknown[]).length > 0;
     if (declared(method) || declared(instance.constructor)) return true;
     return this.config.getGlobalInterceptors().length > 0 || this.config.getGlobalRequestInterceptors().length > 0;
   }

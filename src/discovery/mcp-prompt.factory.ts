@@ -12,7 +12,12 @@ import type { RegisteredPrompt } from './registered-prompt.js';
 export class McpPromptFactory {
   constructor(private readonly handlers: McpHandlerFactory) {}
 
-  create(instance: object, methodName: string, options: McpPromptOptions, contextual?: ContextualProvider): RegisteredPrompt {
+  create(
+    instance: object,
+    methodName: string,
+    options: McpPromptOptions,
+    contextual?: ContextualProvider,
+  ): RegisteredPrompt {
     const source = `${instance.constructor.name}.${methodName}`;
     const name = options.name ?? methodName;
     if (typeof options.description !== 'string' || options.description === '') {

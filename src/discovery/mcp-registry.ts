@@ -25,7 +25,9 @@ export class McpRegistry<T extends Registered> {
   add(entry: T): void {
     const existing = this.entries.get(entry.name);
     if (existing) {
-      throw new Error(`Duplicate MCP ${this.kind} name "${entry.name}": declared by ${existing.source} and by ${entry.source}. Give one of them another name.`);
+      throw new Error(
+        `Duplicate MCP ${this.kind} name "${entry.name}": declared by ${existing.source} and by ${entry.source}. Give one of them another name.`,
+      );
     }
     this.entries.set(entry.name, entry);
     this.changed();

@@ -11,7 +11,12 @@ import { UriTemplate } from './uri-template.js';
 export class McpResourceFactory {
   constructor(private readonly handlers: McpHandlerFactory) {}
 
-  createResource(instance: object, methodName: string, options: McpResourceOptions, contextual?: ContextualProvider): RegisteredResource {
+  createResource(
+    instance: object,
+    methodName: string,
+    options: McpResourceOptions,
+    contextual?: ContextualProvider,
+  ): RegisteredResource {
     const source = `${instance.constructor.name}.${methodName}`;
     if (typeof options.uri !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(options.uri)) {
       throw new Error(`MCP resource ${source} needs an absolute URI: @McpResource({ uri: 'scheme://...' }).`);
@@ -21,7 +26,12 @@ export class McpResourceFactory {
       name: options.name ?? methodName,
       ...pick(options, ['title', 'description', 'mimeType', 'size', 'annotations']),
     };
-    return { name: options.uri, source, definition: Object.freeze(definition), handler: this.handlers.create(instance, methodName, contextual) };
+    return {
+      name: options.uri,
+      source,
+      definition: Object.freeze(definition),
+      handler: this.handlers.create(instance, methodName, contextual),
+    };
   }
 
   createTemplate(
@@ -35,7 +45,7 @@ export class McpResourceFactory {
     try {
       template = new UriTemplate(options.uriTemplate);
     } catch (error) {
-      throw new Error(`MCP resource template ${source}: ${(error as Error).message}`);
+      throw new Error(`MCP resource template ${source}: ${(error as Error).message}`, { cause: error });
     }
     const definition: ResourceTemplateDefinition = {
       uriTemplate: options.uriTemplate,

@@ -18,7 +18,9 @@ export class McpResourceRegistry {
   }
 
   /** The handler for `uri`: an exact resource first, then the first template that matches. */
-  resolve(uri: string): { entry: RegisteredResource | RegisteredResourceTemplate; variables: Record<string, string> } | undefined {
+  resolve(
+    uri: string,
+  ): { entry: RegisteredResource | RegisteredResourceTemplate; variables: Record<string, string> } | undefined {
     const resource = this.resources.get(uri);
     if (resource) return { entry: resource, variables: {} };
     for (const template of this.templates.values()) {

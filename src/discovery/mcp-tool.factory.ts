@@ -16,12 +16,19 @@ const EMPTY_INPUT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', propertie
 export class McpToolFactory {
   constructor(private readonly handlers: McpHandlerFactory) {}
 
-  create(instance: object, methodName: string, options: McpToolOptions, contextual?: ContextualProvider): RegisteredTool {
+  create(
+    instance: object,
+    methodName: string,
+    options: McpToolOptions,
+    contextual?: ContextualProvider,
+  ): RegisteredTool {
     const prototype = Object.getPrototypeOf(instance) as object;
     const source = `${instance.constructor.name}.${methodName}`;
     const name = options.name ?? methodName;
     if (!TOOL_NAME.test(name)) {
-      throw new Error(`MCP tool name "${name}" (${source}) must match ${TOOL_NAME}: letters, digits, _ . / - and at most 64 characters.`);
+      throw new Error(
+        `MCP tool name "${name}" (${source}) must match ${TOOL_NAME}: letters, digits, _ . / - and at most 64 characters.`,
+      );
     }
     if (typeof options.description !== 'string' || options.description === '') {
       throw new Error(`MCP tool "${name}" (${source}) needs a description: @McpTool({ description: '...' }).`);

@@ -52,14 +52,21 @@ export class McpExplorer implements OnModuleInit {
     }
   }
 
-  private register(instance: object, methodName: string, method: Function, contextual: ContextualProvider | undefined): void {
+  private register(
+    instance: object,
+    methodName: string,
+    method: Function,
+    contextual: ContextualProvider | undefined,
+  ): void {
     const tool = Reflect.getMetadata(MCP_TOOL_METADATA, method);
     if (tool) this.tools.add(this.toolFactory.create(instance, methodName, tool, contextual));
     const prompt = Reflect.getMetadata(MCP_PROMPT_METADATA, method);
     if (prompt) this.prompts.add(this.promptFactory.create(instance, methodName, prompt, contextual));
     const resource = Reflect.getMetadata(MCP_RESOURCE_METADATA, method);
-    if (resource) this.resources.resources.add(this.resourceFactory.createResource(instance, methodName, resource, contextual));
+    if (resource)
+      this.resources.resources.add(this.resourceFactory.createResource(instance, methodName, resource, contextual));
     const template = Reflect.getMetadata(MCP_RESOURCE_TEMPLATE_METADATA, method);
-    if (template) this.resources.templates.add(this.resourceFactory.createTemplate(instance, methodName, template, contextual));
+    if (template)
+      this.resources.templates.add(this.resourceFactory.createTemplate(instance, methodName, template, contextual));
   }
 }

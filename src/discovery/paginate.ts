@@ -23,5 +23,7 @@ export function paginate<T>(items: readonly T[], cursor: unknown, pageSize: numb
   if (offset > items.length) throw McpError.invalidParams('Invalid cursor', { cursor });
   if (offset === 0 && items.length <= pageSize) return { items };
   const end = offset + pageSize;
-  return end < items.length ? { items: items.slice(offset, end), nextCursor: encodeCursor(end) } : { items: items.slice(offset) };
+  return end < items.length
+    ? { items: items.slice(offset, end), nextCursor: encodeCursor(end) }
+    : { items: items.slice(offset) };
 }

@@ -4,7 +4,6 @@ import type { DtoValidatorFn } from '../schema/dto-validator.js';
 import type { McpHandler } from './mcp-handler.js';
 import type { Registered } from './mcp-registry.js';
 
-
 /** A tool as the dispatcher serves it: its advertised definition and its wrapped handler. */
 export interface RegisteredTool extends Registered {
   readonly definition: ToolDefinition;

@@ -27,7 +27,11 @@ export class ExactlyOnceCompletion {
   }
 
   /** `enabled`: the tool's own setting; undefined falls back to `mrtr.exactlyOnce`. */
-  async run(session: ReplaySession, enabled: boolean | undefined, round: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
+  async run(
+    session: ReplaySession,
+    enabled: boolean | undefined,
+    round: () => Promise<Record<string, unknown>>,
+  ): Promise<Record<string, unknown>> {
     if (!(enabled ?? this.byDefault) || !session.isRetry) return round();
     const { flowId } = session;
     const expiresAt = session.startedAt + this.maxFlowMs;

@@ -15,17 +15,24 @@ import { isLoggingLevel } from '../protocol/logging-level.js';
 import type { McpInbound } from './mcp-inbound.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
 
-
-
 /**
  * Reads the per-request `_meta` envelope (SEP-2575) into an immutable exchange. Missing protocol
  * version or client capabilities → -32602 with HTTP 400. The transport then cross-checks its
  * headers against the declared version (-32020) before an unsupported version is refused (-32022).
  */
-export function createExchange(id: JsonRpcId, method: string, params: Record<string, unknown>, inbound: McpInbound): McpExchange {
+export function createExchange(
+  id: JsonRpcId,
+  method: string,
+  params: Record<string, unknown>,
+  inbound: McpInbound,
+): McpExchange {
   const meta = params['_meta'];
   if (!isJsonObject(meta)) {
-    throw McpError.invalidParams(`params._meta is required and must carry "${META_PROTOCOL_VERSION}" and "${META_CLIENT_CAPABILITIES}"`, undefined, 400);
+    throw McpError.invalidParams(
+      `params._meta is required and must carry "${META_PROTOCOL_VERSION}" and "${META_CLIENT_CAPABILITIES}"`,
+      undefined,
+      400,
+    );
   }
   const protocolVersion = meta[META_PROTOCOL_VERSION];
   if (typeof protocolVersion !== 'string' || protocolVersion === '') {
@@ -33,7 +40,11 @@ export function createExchange(id: JsonRpcId, method: string, params: Record<str
   }
   const clientCapabilities = meta[META_CLIENT_CAPABILITIES];
   if (!isJsonObject(clientCapabilities)) {
-    throw McpError.invalidParams(`params._meta["${META_CLIENT_CAPABILITIES}"] is required (use {} for none)`, undefined, 400);
+    throw McpError.invalidParams(
+      `params._meta["${META_CLIENT_CAPABILITIES}"] is required (use {} for none)`,
+      undefined,
+      400,
+    );
   }
   inbound.verifyHeaders?.(method, params, protocolVersion);
   if (!SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) {

@@ -28,13 +28,23 @@ export class ListPager {
   ) {}
 
   /** `key` is the result field (`tools`, `prompts`, `resources`, `resourceTemplates`). */
-  page(exchange: McpExchange, key: string, kind: McpAccessTarget['kind'], registry: McpRegistry<Listed>): Record<string, unknown> {
+  page(
+    exchange: McpExchange,
+    key: string,
+    kind: McpAccessTarget['kind'],
+    registry: McpRegistry<Listed>,
+  ): Record<string, unknown> {
     const definitions =
       this.access instanceof AllowAllAccessPolicy
         ? registry.definitions()
-        : registry.values().filter((entry) => this.access.isVisible(exchange, target(kind, entry))).map((entry) => entry.definition);
+        : registry
+            .values()
+            .filter((entry) => this.access.isVisible(exchange, target(kind, entry)))
+            .map((entry) => entry.definition);
     const page = paginate(definitions, exchange.params['cursor'], this.options.pageSize);
-    return this.stamp.cacheable(page.nextCursor ? { [key]: page.items, nextCursor: page.nextCursor } : { [key]: page.items });
+    return this.stamp.cacheable(
+      page.nextCursor ? { [key]: page.items, nextCursor: page.nextCursor } : { [key]: page.items },
+    );
   }
 
   /** Throws whatever the access policy throws when the caller may not use `entry`. */

@@ -25,7 +25,11 @@ export class McpClientLogger {
   log(level: LoggingLevel, data: unknown, logger?: string): void {
     const exchange = mcpCallScope.getStore()?.exchange;
     if (!exchange?.logLevel || SEVERITY[level] < SEVERITY[exchange.logLevel] || exchange.signal.aborted) return;
-    exchange.notify({ jsonrpc: '2.0', method: 'notifications/message', params: { level, data, ...(logger && { logger }) } });
+    exchange.notify({
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level, data, ...(logger && { logger }) },
+    });
   }
 
   debug(data: unknown, logger?: string): void {

@@ -24,7 +24,6 @@ interface MethodEntry {
   readonly handler: MethodHandler;
 }
 
-
 /**
  * Answers one JSON-RPC message, whatever the transport: validates its shape, finds the method
  * (unknown, removed and capability-gated methods → -32601), reads the `_meta` envelope, lets the
@@ -54,7 +53,9 @@ export class McpDispatcher {
     const method = message['method'];
     if (!('id' in message)) {
       // Notifications need no answer; none is defined client-to-server in 2026-07-28.
-      return typeof method === 'string' ? undefined : failure(null, McpError.invalidRequest('Not a JSON-RPC 2.0 request'));
+      return typeof method === 'string'
+        ? undefined
+        : failure(null, McpError.invalidRequest('Not a JSON-RPC 2.0 request'));
     }
     const id = message['id'];
     if (!isJsonRpcId(id)) return failure(null, McpError.invalidRequest('The request id must be a string or a number'));
@@ -112,5 +113,8 @@ export function failure(id: JsonRpcId | null, error: McpError): DispatchOutcome 
 
 /** -32700 for a body that is not JSON. */
 export function parseErrorOutcome(): DispatchOutcome {
-  return failure(null, new McpError(McpErrorCode.ParseError, 'Parse error: the body is not valid JSON', undefined, 400));
+  return failure(
+    null,
+    new McpError(McpErrorCode.ParseError, 'Parse error: the body is not valid JSON', undefined, 400),
+  );
 }

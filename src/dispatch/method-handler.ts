@@ -3,7 +3,10 @@ import type { ServerCapabilities } from '../protocol/wire-types.js';
 import type { McpInbound } from './mcp-inbound.js';
 
 /** Answers one JSON-RPC method with a stamped result object, or throws McpError. */
-export type MethodHandler = (exchange: McpExchange, inbound: McpInbound) => Promise<Record<string, unknown>> | Record<string, unknown>;
+export type MethodHandler = (
+  exchange: McpExchange,
+  inbound: McpInbound,
+) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
 /** A group of methods behind one server capability (absent capability → the methods are unknown). */
 export interface McpMethodGroup {

@@ -38,7 +38,11 @@ export class MrtrCallRunner {
    * the application intercepted the signal on its way out (that is logged, since the code that
    * caught it ran).
    */
-  async invoke(session: ReplaySession, exchange: McpExchange, handler: () => Promise<unknown>): Promise<McpCallOutcome> {
+  async invoke(
+    session: ReplaySession,
+    exchange: McpExchange,
+    handler: () => Promise<unknown>,
+  ): Promise<McpCallOutcome> {
     const outcome = await this.mrtr.run(session, exchange, handler);
     if (outcome.kind === 'input_required' && outcome.intercepted) {
       this.logger.warn(

@@ -8,6 +8,7 @@ export function toGetPromptResult(value: unknown): GetPromptResult {
   if (typeof value === 'string') return { messages: [{ role: 'user', content: { type: 'text', text: value } }] };
   if (Array.isArray(value) && value.every(isMessage)) return { messages: value };
   if (isMessage(value)) return { messages: [value] };
-  if (typeof value === 'object' && value !== null && Array.isArray((value as GetPromptResult).messages)) return value as GetPromptResult;
+  if (typeof value === 'object' && value !== null && Array.isArray((value as GetPromptResult).messages))
+    return value as GetPromptResult;
   throw new TypeError('A prompt handler must return a string, a message, an array of messages or a GetPromptResult');
 }

@@ -1,7 +1,10 @@
 import type { ReadResourceResult, ResourceContents } from '../protocol/wire-types.js';
 
 const isContents = (value: unknown): value is ResourceContents =>
-  typeof value === 'object' && value !== null && typeof (value as ResourceContents).uri === 'string' && ('text' in value || 'blob' in value);
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as ResourceContents).uri === 'string' &&
+  ('text' in value || 'blob' in value);
 
 /**
  * A resource handler's return value as a ReadResourceResult: a string is text, bytes are a base64
@@ -14,7 +17,8 @@ export function toReadResourceResult(value: unknown, uri: string, mimeType: stri
   }
   if (isContents(value)) return { contents: [value] };
   if (Array.isArray(value) && value.every(isContents)) return { contents: value };
-  if (typeof value === 'object' && value !== null && Array.isArray((value as ReadResourceResult).contents)) return value as ReadResourceResult;
+  if (typeof value === 'object' && value !== null && Array.isArray((value as ReadResourceResult).contents))
+    return value as ReadResourceResult;
   if (value === undefined || value === null) throw new TypeError(`The resource handler for ${uri} returned nothing`);
   return { contents: [{ uri, mimeType: mimeType ?? 'application/json', text: JSON.stringify(value) }] };
 }

@@ -32,7 +32,13 @@ export class ResultStamp {
   }
 
   cacheable(result: AnyResult): Result {
-    return { ...result, resultType: 'complete', ttlMs: this.options.cache.ttlMs, cacheScope: this.options.cache.scope, _meta: this.metaOf(result) };
+    return {
+      ...result,
+      resultType: 'complete',
+      ttlMs: this.options.cache.ttlMs,
+      cacheScope: this.options.cache.scope,
+      _meta: this.metaOf(result),
+    };
   }
 
   /** A cacheable kind of result that must not be cached this time (a retry): ttl 0, private. */
@@ -42,7 +48,9 @@ export class ResultStamp {
 
   /** Input-required results keep their own `resultType` and are never cacheable. */
   stamp(result: AnyResult): Result {
-    return (result as Result)['resultType'] === 'input_required' ? { ...result, _meta: this.metaOf(result) } : this.complete(result);
+    return (result as Result)['resultType'] === 'input_required'
+      ? { ...result, _meta: this.metaOf(result) }
+      : this.complete(result);
   }
 
   private metaOf(result: AnyResult): Record<string, unknown> {

@@ -48,9 +48,13 @@ export class InputPushShim {
         );
       }
       if (round > maxInputRounds) {
-        throw new LegacyInputError(`This call asked for input more than ${maxInputRounds} times (legacy.maxInputRounds) and was stopped.`);
+        throw new LegacyInputError(
+          `This call asked for input more than ${maxInputRounds} times (legacy.maxInputRounds) and was stopped.`,
+        );
       }
-      const requests = isJsonObject(result['inputRequests']) ? (result['inputRequests'] as Record<string, InputRequest>) : {};
+      const requests = isJsonObject(result['inputRequests'])
+        ? (result['inputRequests'] as Record<string, InputRequest>)
+        : {};
       const inputResponses = await this.askAll(requests, session, channel, exchange.signal);
       exchange = exchangeFor({ ...params, inputResponses, requestState: result['requestState'] });
     }
@@ -73,7 +77,12 @@ export class InputPushShim {
   }
 
   /** Sends one request and waits for its response, the round timeout, or the call's end. */
-  private ask(request: InputRequest, session: LegacySession, channel: LegacyChannel, signal: AbortSignal): Promise<Record<string, unknown>> {
+  private ask(
+    request: InputRequest,
+    session: LegacySession,
+    channel: LegacyChannel,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     const id = `mocapi-${++pushCounter}`;
     const { pending } = session.state;
     const timeoutMs = this.options.legacy.inputRoundTimeoutMs;
@@ -89,7 +98,11 @@ export class InputPushShim {
       };
       const timer = setTimeout(() => {
         settle();
-        reject(new LegacyInputError(`The client did not answer ${request.method} within ${seconds(timeoutMs)} s (legacy.inputRoundTimeoutMs).`));
+        reject(
+          new LegacyInputError(
+            `The client did not answer ${request.method} within ${seconds(timeoutMs)} s (legacy.inputRoundTimeoutMs).`,
+          ),
+        );
       }, timeoutMs);
       timer.unref();
       if (signal.aborted) return onAbort();
@@ -105,7 +118,12 @@ export class InputPushShim {
           reject(error);
         },
       });
-      channel.request({ jsonrpc: '2.0', id, method: request.method, params: paramsFor(request, session.claims.protocolVersion) });
+      channel.request({
+        jsonrpc: '2.0',
+        id,
+        method: request.method,
+        params: paramsFor(request, session.claims.protocolVersion),
+      });
     });
   }
 }
@@ -118,7 +136,11 @@ function seconds(ms: number): string {
 /** The request's params as the session's revision spells them. */
 function paramsFor(request: InputRequest, protocolVersion: string): Record<string, unknown> {
   const params = { ...(request.params ?? {}) } as Record<string, unknown>;
-  if (request.method === 'elicitation/create' && params['mode'] === 'form' && protocolVersion < FIRST_VERSION_WITH_ELICITATION_MODES) {
+  if (
+    request.method === 'elicitation/create' &&
+    params['mode'] === 'form' &&
+    protocolVersion < FIRST_VERSION_WITH_ELICITATION_MODES
+  ) {
     delete params['mode'];
   }
   return params;

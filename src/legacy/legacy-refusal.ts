@@ -23,7 +23,8 @@ export class LegacyRefusal {
 
   /** The error for a 2025-era request (initialize or claim-less) on a modern-only endpoint. */
   legacyRequest(method: string, params: unknown): McpError {
-    const requested = isJsonObject(params) && typeof params['protocolVersion'] === 'string' ? params['protocolVersion'] : undefined;
+    const requested =
+      isJsonObject(params) && typeof params['protocolVersion'] === 'string' ? params['protocolVersion'] : undefined;
     if (method === 'initialize') this.warnOnce(params, requested);
     return new McpError(
       McpErrorCode.UnsupportedProtocolVersion,

@@ -13,6 +13,8 @@ describe('toLegacyResult', () => {
   });
 
   it('drops a _meta left empty', () => {
-    expect(toLegacyResult({ resultType: 'complete', content: [], _meta: { 'io.modelcontextprotocol/serverInfo': {} } })).toEqual({ content: [] });
+    expect(
+      toLegacyResult({ resultType: 'complete', content: [], _meta: { 'io.modelcontextprotocol/serverInfo': {} } }),
+    ).toEqual({ content: [] });
   });
 });

@@ -20,17 +20,30 @@ const quiet = { warn: () => undefined } as unknown as Logger;
 function setUp(secrets = [SECRET], clock = new FixedClock()) {
   const options = resolveMcpOptions({ name: 't', version: '1', mrtr: { secrets }, legacy: { sessionTtlMs: 60_000 } });
   const sealer = new AesGcmTokenSealer(secrets, quiet);
-  return { clock, sessions: new LegacySessionCodec(sealer, clock, options), states: new AesGcmRequestStateCodec(options.mrtr, clock, quiet, sealer) };
+  return {
+    clock,
+    sessions: new LegacySessionCodec(sealer, clock, options),
+    states: new AesGcmRequestStateCodec(options.mrtr, clock, quiet, sealer),
+  };
 }
 
-const CLAIMS = { protocolVersion: '2025-11-25', clientCapabilities: { elicitation: {} }, clientInfo: { name: 'c', version: '1' }, principal: 'alice' };
+const CLAIMS = {
+  protocolVersion: '2025-11-25',
+  clientCapabilities: { elicitation: {} },
+  clientInfo: { name: 'c', version: '1' },
+  principal: 'alice',
+};
 
 describe('LegacySessionCodec', () => {
   it('issues visible-ASCII ids that any codec with the same secret opens', () => {
     const { token, claims } = setUp().sessions.issue(CLAIMS);
     expect(token).toMatch(/^[\x21-\x7e]+$/);
     expect(setUp().sessions.open(token)).toEqual(claims);
-    expect(claims).toMatchObject({ ...CLAIMS, id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/), issuedAt: 1_800_000_000_000 });
+    expect(claims).toMatchObject({
+      ...CLAIMS,
+      id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+      issuedAt: 1_800_000_000_000,
+    });
   });
 
   it('gives every session its own id', () => {
@@ -51,7 +64,16 @@ describe('LegacySessionCodec', () => {
 
   it('never takes a requestState for a session id, nor the reverse (a purpose in the AAD)', () => {
     const { sessions, states, clock } = setUp();
-    const state = states.seal({ method: 'tools/call', target: 't', argsDigest: 'd', principal: null, flowId: 'f', ledger: [], issuedAt: clock.now(), startedAt: clock.now() });
+    const state = states.seal({
+      method: 'tools/call',
+      target: 't',
+      argsDigest: 'd',
+      principal: null,
+      flowId: 'f',
+      ledger: [],
+      issuedAt: clock.now(),
+      startedAt: clock.now(),
+    });
     expect(sessions.open(state)).toBeUndefined();
     const { token } = sessions.issue(CLAIMS);
     expect(() => states.open(token)).toThrow(expect.objectContaining({ reason: 'authentication_failed' }));

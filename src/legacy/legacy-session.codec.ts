@@ -38,8 +38,18 @@ export class LegacySessionCodec {
 
   /** Opens a new session: a fresh random id, stamped now. */
   issue(claims: Omit<LegacySessionClaims, 'id' | 'issuedAt'>): { token: string; claims: LegacySessionClaims } {
-    const full: LegacySessionClaims = { ...claims, id: randomBytes(16).toString('base64url'), issuedAt: this.clock.now() };
-    const sealed: SealedClaims = { i: full.id, v: full.protocolVersion, c: full.clientCapabilities, p: full.principal, t: full.issuedAt };
+    const full: LegacySessionClaims = {
+      ...claims,
+      id: randomBytes(16).toString('base64url'),
+      issuedAt: this.clock.now(),
+    };
+    const sealed: SealedClaims = {
+      i: full.id,
+      v: full.protocolVersion,
+      c: full.clientCapabilities,
+      p: full.principal,
+      t: full.issuedAt,
+    };
     if (full.clientInfo) sealed.n = full.clientInfo;
     return { token: this.sealer.seal(Buffer.from(JSON.stringify(sealed), 'utf8'), SESSION_PURPOSE), claims: full };
   }

@@ -87,7 +87,8 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
 
   private resourceUpdated(uri: string): void {
     for (const state of this.states.values()) {
-      if (state.subscriptions.has(uri)) state.stream?.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
+      if (state.subscriptions.has(uri))
+        state.stream?.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
     }
   }
 

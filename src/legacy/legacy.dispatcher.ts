@@ -36,7 +36,8 @@ const MAX_NAME_CHARS = 256;
 /** name, version and title of the client, each bounded; nothing else of its Implementation is kept. */
 function implementationOf(value: unknown): Implementation | undefined {
   if (!isJsonObject(value)) return undefined;
-  const text = (key: string): string | undefined => (typeof value[key] === 'string' ? (value[key] as string).slice(0, MAX_NAME_CHARS) : undefined);
+  const text = (key: string): string | undefined =>
+    typeof value[key] === 'string' ? (value[key] as string).slice(0, MAX_NAME_CHARS) : undefined;
   const name = text('name');
   if (name === undefined) return undefined;
   const title = text('title');
@@ -75,12 +76,17 @@ export class LegacyDispatcher {
   }
 
   /** Negotiates `initialize`; the transport seals the returned claims into its session id. */
-  initialize(request: LegacyRequest, transport: McpTransportInfo): { result: Record<string, unknown>; claims: Omit<LegacySessionClaims, 'id' | 'issuedAt'> } {
+  initialize(
+    request: LegacyRequest,
+    transport: McpTransportInfo,
+  ): { result: Record<string, unknown>; claims: Omit<LegacySessionClaims, 'id' | 'issuedAt'> } {
     const { params } = request;
     const problem = jsonBoundsProblem(params, this.options.maxJsonDepth);
     if (problem) throw McpError.invalidParams(`params ${problem}`);
     const protocolVersion = negotiateLegacyVersion(params['protocolVersion']);
-    const clientCapabilities = isJsonObject(params['capabilities']) ? (params['capabilities'] as ClientCapabilities) : {};
+    const clientCapabilities = isJsonObject(params['capabilities'])
+      ? (params['capabilities'] as ClientCapabilities)
+      : {};
     // Both ride in the session id on every request: bounded, and client info reduced to its names.
     if (JSON.stringify(clientCapabilities).length > MAX_CAPABILITIES_CHARS) {
       throw McpError.invalidParams(`params.capabilities is larger than ${MAX_CAPABILITIES_CHARS} characters of JSON`);
@@ -94,7 +100,12 @@ export class LegacyDispatcher {
         serverInfo: this.stamp.serverInfo,
         ...(instructions !== undefined && { instructions }),
       },
-      claims: { protocolVersion, clientCapabilities, ...(clientInfo && { clientInfo }), principal: this.principalOf(transport) },
+      claims: {
+        protocolVersion,
+        clientCapabilities,
+        ...(clientInfo && { clientInfo }),
+        principal: this.principalOf(transport),
+      },
     };
   }
 
@@ -107,8 +118,12 @@ export class LegacyDispatcher {
    * Answers one request of an open session. Resolves to undefined when the client cancelled it
    * (`notifications/cancelled`): no response is sent then.
    */
-  async request(request: LegacyRequest, session: LegacySession, channel: LegacyChannel): Promise<JsonRpcResponse | undefined> {
-    const { id, method } = request;
+  async request(
+    request: LegacyRequest,
+    session: LegacySession,
+    channel: LegacyChannel,
+  ): Promise<JsonRpcResponse | undefined> {
+    const { id } = request;
     const key = JSON.stringify(id);
     const cancel = new AbortController();
     session.state.calls.set(key, cancel);
@@ -146,12 +161,21 @@ export class LegacyDispatcher {
     } else {
       const error = isJsonObject(message['error']) ? message['error'] : {};
       const detail = typeof error['message'] === 'string' ? `: ${error['message']}` : '';
-      push.reject(new LegacyInputError(`The client answered ${push.method} with an error (${String(error['code'] ?? 'no code')}${detail}).`));
+      push.reject(
+        new LegacyInputError(
+          `The client answered ${push.method} with an error (${String(error['code'] ?? 'no code')}${detail}).`,
+        ),
+      );
     }
     return true;
   }
 
-  private async answer(request: LegacyRequest, session: LegacySession, channel: LegacyChannel, signal: AbortSignal): Promise<Record<string, unknown>> {
+  private async answer(
+    request: LegacyRequest,
+    session: LegacySession,
+    channel: LegacyChannel,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     const { method, params } = request;
     const problem = jsonBoundsProblem(params, this.options.maxJsonDepth);
     if (problem) throw McpError.invalidParams(`params ${problem}`);
@@ -161,7 +185,10 @@ export class LegacyDispatcher {
       case 'initialize':
         throw McpError.invalidRequest('The session is already initialized');
       case 'logging/setLevel': {
-        if (!isLoggingLevel(params['level'])) throw McpError.invalidParams('params.level must be a logging level (debug, info, notice, warning, error, ...)');
+        if (!isLoggingLevel(params['level']))
+          throw McpError.invalidParams(
+            'params.level must be a logging level (debug, info, notice, warning, error, ...)',
+          );
         session.state.logLevel = params['level'];
         return {};
       }
@@ -177,7 +204,8 @@ export class LegacyDispatcher {
     }
     if (MODERN_ONLY.has(method) || !this.dispatcher.hasMethod(method)) throw McpError.methodNotFound(method);
     const inbound: McpInbound = { transport: channel.transport, signal, notify: (n) => channel.notify(n) };
-    const exchangeFor = (callParams: Readonly<Record<string, unknown>>) => legacyExchange(request, callParams, session, inbound);
+    const exchangeFor = (callParams: Readonly<Record<string, unknown>>) =>
+      legacyExchange(request, callParams, session, inbound);
     const result = MRTR_METHODS.has(method)
       ? await this.shim.run(params, exchangeFor, inbound, session, channel)
       : await this.dispatcher.call(exchangeFor(params), inbound);
@@ -191,8 +219,13 @@ export class LegacyDispatcher {
       return failure(request.id, McpError.invalidRequest(error.message)).response;
     }
     if (isToolCall && error instanceof McpError && error.code === McpErrorCode.MissingRequiredClientCapability) {
-      const required = JSON.stringify((error.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities ?? {});
-      return toolError(request.id, `This tool needs a client capability that was not declared in initialize: ${required}`);
+      const required = JSON.stringify(
+        (error.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities ?? {},
+      );
+      return toolError(
+        request.id,
+        `This tool needs a client capability that was not declared in initialize: ${required}`,
+      );
     }
     return this.dispatcher.toFailure(request.id, request.method, error).response;
   }
@@ -204,7 +237,12 @@ function toolError(id: JsonRpcId, message: string): JsonRpcResponse {
 }
 
 /** The exchange of one round of a legacy call: the session's claims stand in for the `_meta` envelope. */
-function legacyExchange(request: LegacyRequest, params: Readonly<Record<string, unknown>>, session: LegacySession, inbound: McpInbound): McpExchange {
+function legacyExchange(
+  request: LegacyRequest,
+  params: Readonly<Record<string, unknown>>,
+  session: LegacySession,
+  inbound: McpInbound,
+): McpExchange {
   const meta = params['_meta'];
   const progressToken = isJsonObject(meta) ? meta[META_PROGRESS_TOKEN] : undefined;
   const { claims, state } = session;

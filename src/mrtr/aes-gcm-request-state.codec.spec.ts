@@ -3,7 +3,10 @@ import { jest } from '@jest/globals';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { AesGcmRequestStateCodec, type AesGcmRequestStateCodecOptions } from './aes-gcm-request-state.codec.js';
 import { ExpiredRequestStateException } from './exceptions/expired-request-state.exception.js';
-import { InvalidRequestStateException, type InvalidRequestStateReason } from './exceptions/invalid-request-state.exception.js';
+import {
+  InvalidRequestStateException,
+  type InvalidRequestStateReason,
+} from './exceptions/invalid-request-state.exception.js';
 import { McpClock } from './mcp-clock.js';
 import { RequestStateCodec } from './request-state.codec.js';
 import type { LedgerSlot, RequestStatePayload } from './request-state.payload.js';
@@ -34,8 +37,18 @@ function payload(overrides: Partial<RequestStatePayload> = {}): RequestStatePayl
     principal: 'alice',
     flowId: 'Xq3vB9kLm2Pa7Rt5Yw1ZcQ', // 16 random bytes, as ReplaySession makes them
     ledger: [
-      { key: 'elicit-1', kind: 'elicitation', fingerprint: 'f1', answer: { action: 'accept', content: { seat: 'window-seat-12A', vegan: true } } },
-      { key: 'sample-2', kind: 'sampling', fingerprint: 'f2', answer: { role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'm' } },
+      {
+        key: 'elicit-1',
+        kind: 'elicitation',
+        fingerprint: 'f1',
+        answer: { action: 'accept', content: { seat: 'window-seat-12A', vegan: true } },
+      },
+      {
+        key: 'sample-2',
+        kind: 'sampling',
+        fingerprint: 'f2',
+        answer: { role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'm' },
+      },
       { key: 'roots-3', kind: 'roots', fingerprint: 'f3', answer: { roots: [{ uri: 'file:///w', name: 'W' }] } },
       { key: 'passport', kind: 'elicitation', fingerprint: 'f4' },
       { key: 'elicit-5', kind: 'elicitation', fingerprint: 'f5' },
@@ -116,7 +129,10 @@ describe('AesGcmRequestStateCodec', () => {
       for (let i = 0; i < bytes.length; i++) {
         const flipped = Buffer.from(bytes);
         flipped[i] = flipped[i]! ^ 0xff;
-        reasons.set(i, reasonOf(() => c.open(flipped.toString('base64url'))));
+        reasons.set(
+          i,
+          reasonOf(() => c.open(flipped.toString('base64url'))),
+        );
       }
       expect(reasons.get(0)).toBe('unsupported_version');
       for (const i of [1, 2, 3, 4]) expect(reasons.get(i)).toBe('unknown_key');
@@ -129,7 +145,9 @@ describe('AesGcmRequestStateCodec', () => {
 
     it('rejects a truncated token', () => {
       const bytes = Buffer.from(token, 'base64url');
-      expect(reasonOf(() => c.open(bytes.subarray(0, bytes.length - 1).toString('base64url')))).toBe('authentication_failed');
+      expect(reasonOf(() => c.open(bytes.subarray(0, bytes.length - 1).toString('base64url')))).toBe(
+        'authentication_failed',
+      );
       // Cutting the string may also leave a non-canonical last character: refused either way.
       for (let cut = 1; cut <= 4; cut++) {
         expect(reasonOf(() => c.open(token.slice(0, -cut)))).toMatch(/^(malformed|authentication_failed)$/);
@@ -168,7 +186,12 @@ describe('AesGcmRequestStateCodec', () => {
       const salt = 'mocapi-nestjs/mrtr/request-state';
       const key = Buffer.from(hkdfSync('sha256', SECRET_A, salt, 'aes-256-gcm key v1', 32));
       const header = Buffer.concat([Buffer.from([1]), Buffer.from(hkdfSync('sha256', SECRET_A, salt, 'key id v1', 4))]);
-      for (const plaintext of ['not json', '[]', '{"m":"tools/call"}', JSON.stringify({ m: 'a', t: 'b', a: 'c', p: null, i: 1, s: 1, l: [['x', 'f']] })]) {
+      for (const plaintext of [
+        'not json',
+        '[]',
+        '{"m":"tools/call"}',
+        JSON.stringify({ m: 'a', t: 'b', a: 'c', p: null, i: 1, s: 1, l: [['x', 'f']] }),
+      ]) {
         const nonce = randomBytes(12);
         const cipher = createCipheriv('aes-256-gcm', key, nonce);
         cipher.setAAD(header);
@@ -203,12 +226,19 @@ describe('AesGcmRequestStateCodec', () => {
     it('applies a configured maxTokenBytes to real tokens', () => {
       const token = codec().seal(payload());
       expect(reasonOf(() => codec({ secrets: [SECRET_A], maxTokenBytes: token.length }).open(token))).toBe('accepted');
-      expect(reasonOf(() => codec({ secrets: [SECRET_A], maxTokenBytes: token.length - 1 }).open(token))).toBe('oversized');
+      expect(reasonOf(() => codec({ secrets: [SECRET_A], maxTokenBytes: token.length - 1 }).open(token))).toBe(
+        'oversized',
+      );
     });
 
     it('refuses to seal a token it would refuse to open, naming the setting', () => {
       const small = codec({ secrets: [SECRET_A], maxTokenBytes: 100 });
-      expect(() => small.seal(payload())).toThrow(expect.objectContaining({ code: -32602, data: expect.objectContaining({ reason: 'state_too_large', limit: 100 }) }));
+      expect(() => small.seal(payload())).toThrow(
+        expect.objectContaining({
+          code: -32602,
+          data: expect.objectContaining({ reason: 'state_too_large', limit: 100 }),
+        }),
+      );
     });
   });
 

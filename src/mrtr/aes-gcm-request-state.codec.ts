@@ -89,7 +89,9 @@ export class AesGcmRequestStateCodec extends RequestStateCodec {
 function positiveInteger(value: number | undefined, fallback: number, name: string, unit: string): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new Error(`McpModule.forRoot({ mrtr: { ${name} } }) must be a positive whole number of ${unit}; got ${String(value)}.`);
+    throw new Error(
+      `McpModule.forRoot({ mrtr: { ${name} } }) must be a positive whole number of ${unit}; got ${String(value)}.`,
+    );
   }
   return value;
 }

@@ -1,7 +1,16 @@
-import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomBytes, randomFillSync, type KeyObject } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createSecretKey,
+  hkdfSync,
+  randomBytes,
+  randomFillSync,
+  type KeyObject,
+} from 'node:crypto';
 
 /** Why a sealed token could not be opened (before its content is even looked at). */
-export type SealedTokenFault = 'malformed' | 'oversized' | 'unknown_key' | 'authentication_failed' | 'unsupported_version';
+export type SealedTokenFault =
+  'malformed' | 'oversized' | 'unknown_key' | 'authentication_failed' | 'unsupported_version';
 
 /** Thrown by {@link AesGcmTokenSealer.open}; each token kind maps it to its own wire error. */
 export class SealedTokenError extends Error {
@@ -69,7 +78,9 @@ export class AesGcmTokenSealer {
     for (const { header, key } of ring) {
       const id = header.readUInt32BE(1);
       if (this.opening.has(id)) {
-        throw new Error('McpModule.forRoot({ mrtr: { secrets } }): two secrets derive the same key id; replace one of them.');
+        throw new Error(
+          'McpModule.forRoot({ mrtr: { secrets } }): two secrets derive the same key id; replace one of them.',
+        );
       }
       this.opening.set(id, key);
     }

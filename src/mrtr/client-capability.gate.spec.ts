@@ -1,5 +1,11 @@
 import type { ClientCapabilities } from '../protocol/wire-types.js';
-import { mergeCapabilities, missingCapabilities, supportsElicitation, supportsRoots, supportsSampling } from './client-capability.gate.js';
+import {
+  mergeCapabilities,
+  missingCapabilities,
+  supportsElicitation,
+  supportsRoots,
+  supportsSampling,
+} from './client-capability.gate.js';
 
 describe('client capability gate', () => {
   it.each<[ClientCapabilities, boolean, boolean]>([
@@ -24,7 +30,12 @@ describe('client capability gate', () => {
     expect(supportsSampling({ sampling: {} }, { ...base, includeContext: 'allServers' })).toBe(false);
     expect(supportsSampling({ sampling: { context: {} } }, { ...base, includeContext: 'allServers' })).toBe(true);
     expect(supportsSampling({}, base)).toBe(false);
-    expect(missingCapabilities({ method: 'sampling/createMessage', params: { ...base, tools: [], includeContext: 'thisServer' } }, {})).toEqual({
+    expect(
+      missingCapabilities(
+        { method: 'sampling/createMessage', params: { ...base, tools: [], includeContext: 'thisServer' } },
+        {},
+      ),
+    ).toEqual({
       sampling: { tools: {}, context: {} },
     });
   });

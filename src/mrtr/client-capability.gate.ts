@@ -25,7 +25,10 @@ export function supportsRoots(capabilities: ClientCapabilities): boolean {
 }
 
 /** What the client must declare before `request` may be sent, or `undefined` when it already has. */
-export function missingCapabilities(request: InputRequest, capabilities: ClientCapabilities): ClientCapabilities | undefined {
+export function missingCapabilities(
+  request: InputRequest,
+  capabilities: ClientCapabilities,
+): ClientCapabilities | undefined {
   switch (request.method) {
     case 'elicitation/create': {
       const mode = request.params.mode === 'url' ? 'url' : 'form';
@@ -51,7 +54,10 @@ export function mergeCapabilities(requirements: readonly ClientCapabilities[]): 
   return merged;
 }
 
-function missingSampling(capabilities: ClientCapabilities, params?: CreateMessageRequestParams): ClientCapabilities | undefined {
+function missingSampling(
+  capabilities: ClientCapabilities,
+  params?: CreateMessageRequestParams,
+): ClientCapabilities | undefined {
   const sampling = capabilities.sampling;
   const needsTools = params !== undefined && (params.tools !== undefined || params.toolChoice !== undefined);
   const needsContext = params?.includeContext !== undefined && params.includeContext !== 'none';

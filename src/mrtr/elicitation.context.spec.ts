@@ -19,7 +19,11 @@ const OUTSIDE = 'ElicitationContext used outside an MCP tools/call, prompts/get 
 const sampled: CreateMessageResult = { role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'm' };
 const rooted: ListRootsResult = { roots: [{ uri: 'file:///w' }] };
 
-function inCall<T>(fn: () => Promise<T>, inputResponses?: Record<string, Record<string, unknown>>, caps: ClientCapabilities = FULL): Promise<T> {
+function inCall<T>(
+  fn: () => Promise<T>,
+  inputResponses?: Record<string, Record<string, unknown>>,
+  caps: ClientCapabilities = FULL,
+): Promise<T> {
   const session = new ReplaySession({ binding, inputResponses, clientCapabilities: caps, now: 0 });
   const seal = () => {
     throw new Error('not sealed in this spec');
@@ -65,7 +69,11 @@ describe('ElicitationContext', () => {
           params: {
             mode: 'form',
             message: 'Who?',
-            requestedSchema: { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer' } }, required: ['name'] },
+            requestedSchema: {
+              type: 'object',
+              properties: { name: { type: 'string' }, age: { type: 'integer' } },
+              required: ['name'],
+            },
           },
         },
       });
@@ -76,13 +84,19 @@ describe('ElicitationContext', () => {
     });
 
     it('elicit resolves decline without content and honours an explicit key', async () => {
-      const answer = await inCall(() => ctx.elicit('Ok?', (s) => s.boolean('ok'), { key: 'confirm' }), { confirm: { action: 'decline' } });
+      const answer = await inCall(() => ctx.elicit('Ok?', (s) => s.boolean('ok'), { key: 'confirm' }), {
+        confirm: { action: 'decline' },
+      });
       expect(answer).toEqual({ action: 'decline' });
     });
 
     it('elicitUrl, sample and listRoots resolve their answers', async () => {
-      await expect(inCall(() => ctx.elicitUrl('Sign in', 'https://example.com/a'), { 'elicit-1': { action: 'accept' } })).resolves.toEqual({ action: 'accept' });
-      await expect(inCall(() => ctx.sample({ messages: [], maxTokens: 5 }), { 'sample-1': { ...sampled } })).resolves.toEqual(sampled);
+      await expect(
+        inCall(() => ctx.elicitUrl('Sign in', 'https://example.com/a'), { 'elicit-1': { action: 'accept' } }),
+      ).resolves.toEqual({ action: 'accept' });
+      await expect(
+        inCall(() => ctx.sample({ messages: [], maxTokens: 5 }), { 'sample-1': { ...sampled } }),
+      ).resolves.toEqual(sampled);
       await expect(inCall(() => ctx.listRoots(), { 'roots-1': { ...rooted } })).resolves.toEqual(rooted);
     });
 
@@ -106,25 +120,43 @@ describe('ElicitationContext', () => {
         'roots-3': { ...rooted },
         'elicit-4': { action: 'cancel' },
       });
-      expectType<Equal<typeof answers, [ElicitAnswer<{ size: 's' | 'l' }>, CreateMessageResult, ListRootsResult, UrlElicitAnswer]>>();
+      expectType<
+        Equal<
+          typeof answers,
+          [ElicitAnswer<{ size: 's' | 'l' }>, CreateMessageResult, ListRootsResult, UrlElicitAnswer]
+        >
+      >();
       expect(answers).toEqual([{ action: 'accept', content: { size: 'l' } }, sampled, rooted, { action: 'cancel' }]);
     });
 
     it('batch refuses a plan that is not builder calls', async () => {
-      await expect(inCall(() => ctx.batch(() => [{ input: {}, read: () => 1 }] as never))).rejects.toThrow(/array of builder calls/);
+      await expect(inCall(() => ctx.batch(() => [{ input: {}, read: () => 1 }] as never))).rejects.toThrow(
+        /array of builder calls/,
+      );
     });
 
     it('rejects with -32021 when the client cannot answer', async () => {
-      const error = await inCall(() => ctx.elicit('Name?', (s) => s.string('name')), undefined, {}).catch((e: unknown) => e);
+      const error = await inCall(() => ctx.elicit('Name?', (s) => s.string('name')), undefined, {}).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(McpError);
       expect((error as McpError).code).toBe(McpErrorCode.MissingRequiredClientCapability);
       expect((error as McpError).data).toEqual({ requiredCapabilities: { elicitation: { form: {} } } });
     });
 
     it('answers the capability questions from the current request', async () => {
-      await inCall(async () => {
-        expect([ctx.canElicit(), ctx.canElicit('url'), ctx.canSample(), ctx.canListRoots()]).toEqual([true, false, false, true]);
-      }, undefined, { elicitation: {}, roots: {} });
+      await inCall(
+        async () => {
+          expect([ctx.canElicit(), ctx.canElicit('url'), ctx.canSample(), ctx.canListRoots()]).toEqual([
+            true,
+            false,
+            false,
+            true,
+          ]);
+        },
+        undefined,
+        { elicitation: {}, roots: {} },
+      );
     });
 
     it('keeps concurrent calls apart', async () => {

@@ -97,7 +97,9 @@ export class ElicitationContext {
    * The round is answered as a whole: when some answers are missing, all of them are asked for
    * together. Same idempotency contract as {@link elicit}.
    */
-  async batch<const P extends readonly PlannedInput<unknown>[]>(plan: (builder: InputBatchBuilder) => P): Promise<BatchAnswers<P>> {
+  async batch<const P extends readonly PlannedInput<unknown>[]>(
+    plan: (builder: InputBatchBuilder) => P,
+  ): Promise<BatchAnswers<P>> {
     const session = currentSession();
     const planned = plan(PLANS);
     if (!Array.isArray(planned) || !planned.every((p) => p instanceof PlannedInput)) {

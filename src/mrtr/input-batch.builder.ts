@@ -81,7 +81,8 @@ export class InputBatchBuilder {
   /** A URL-mode elicitation (for what must not go through a form: credentials, payments, OAuth). */
   elicitUrl(message: string, url: string, options?: InputRequestOptions): PlannedInput<UrlElicitAnswer> {
     if (typeof message !== 'string') throw new TypeError('elicitUrl(message, url): message must be a string');
-    if (typeof url !== 'string' || !URL.canParse(url)) throw new TypeError('elicitUrl(message, url): url must be an absolute URL');
+    if (typeof url !== 'string' || !URL.canParse(url))
+      throw new TypeError('elicitUrl(message, url): url must be an absolute URL');
     return new PlannedInput(
       { ...common(options), request: { method: 'elicitation/create', params: { mode: 'url', message, url } } },
       (answer) => ({ action: (answer as ElicitResult).action }),
@@ -98,6 +99,9 @@ export class InputBatchBuilder {
 
   /** A roots request (deprecated by the spec, still allowed). */
   listRoots(options?: InputRequestOptions): PlannedInput<ListRootsResult> {
-    return new PlannedInput({ ...common(options), request: { method: 'roots/list', params: {} } }, (answer) => answer as ListRootsResult);
+    return new PlannedInput(
+      { ...common(options), request: { method: 'roots/list', params: {} } },
+      (answer) => answer as ListRootsResult,
+    );
   }
 }

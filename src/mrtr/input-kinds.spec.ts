@@ -3,7 +3,10 @@ import { inputKind, normalizeInputRequest, readInputResponse } from './input-kin
 
 const formRequest: InputRequest = {
   method: 'elicitation/create',
-  params: { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+  params: {
+    message: 'Name?',
+    requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+  },
 };
 
 describe('input kinds', () => {
@@ -16,20 +19,36 @@ describe('input kinds', () => {
   });
 
   it('always says mode form on form elicitations and gives roots params', () => {
-    expect(normalizeInputRequest(formRequest)).toEqual({ method: 'elicitation/create', params: { ...formRequest.params, mode: 'form' } });
+    expect(normalizeInputRequest(formRequest)).toEqual({
+      method: 'elicitation/create',
+      params: { ...formRequest.params, mode: 'form' },
+    });
     expect(formRequest.params).not.toHaveProperty('mode');
-    const url: InputRequest = { method: 'elicitation/create', params: { mode: 'url', message: 'Go', url: 'https://x.example' } };
+    const url: InputRequest = {
+      method: 'elicitation/create',
+      params: { mode: 'url', message: 'Go', url: 'https://x.example' },
+    };
     expect(normalizeInputRequest(url)).toBe(url);
     expect(normalizeInputRequest({ method: 'roots/list' })).toEqual({ method: 'roots/list', params: {} });
   });
 
   it('reads a well-formed answer per kind', () => {
-    expect(readInputResponse(formRequest, { action: 'accept', content: { name: 'A', x: 1 } })).toEqual({ action: 'accept', content: { name: 'A' } });
+    expect(readInputResponse(formRequest, { action: 'accept', content: { name: 'A', x: 1 } })).toEqual({
+      action: 'accept',
+      content: { name: 'A' },
+    });
     expect(readInputResponse(formRequest, { action: 'cancel' })).toEqual({ action: 'cancel' });
     expect(readInputResponse({ method: 'roots/list' }, { roots: [] })).toEqual({ roots: [] });
     const answer = { role: 'assistant', content: [{ type: 'text', text: 'a' }], model: 'm' };
-    expect(readInputResponse({ method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } }, answer)).toEqual(answer);
-    expect(readInputResponse({ method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } }, { ...answer, content: [] })).toEqual({
+    expect(
+      readInputResponse({ method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } }, answer),
+    ).toEqual(answer);
+    expect(
+      readInputResponse(
+        { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } },
+        { ...answer, content: [] },
+      ),
+    ).toEqual({
       reason: 'not a valid answer to sampling/createMessage',
     });
   });
@@ -37,18 +56,30 @@ describe('input kinds', () => {
   it('keeps only the fields each kind defines', () => {
     const sampling = { method: 'sampling/createMessage' as const, params: { messages: [], maxTokens: 1 } };
     const junk = 'x'.repeat(60_000);
-    expect(readInputResponse(sampling, { role: 'assistant', content: { type: 'text', text: 'a' }, model: 'm', stopReason: 'endTurn', junk })).toEqual({
+    expect(
+      readInputResponse(sampling, {
+        role: 'assistant',
+        content: { type: 'text', text: 'a' },
+        model: 'm',
+        stopReason: 'endTurn',
+        junk,
+      }),
+    ).toEqual({
       role: 'assistant',
       content: { type: 'text', text: 'a' },
       model: 'm',
       stopReason: 'endTurn',
     });
-    expect(readInputResponse({ method: 'roots/list' }, { roots: [{ uri: 'file:///a', name: 'A', junk }], junk })).toEqual({ roots: [{ uri: 'file:///a', name: 'A' }] });
+    expect(
+      readInputResponse({ method: 'roots/list' }, { roots: [{ uri: 'file:///a', name: 'A', junk }], junk }),
+    ).toEqual({ roots: [{ uri: 'file:///a', name: 'A' }] });
   });
 
   it('refuses an answer larger than the bound, saying so', () => {
     const big = { role: 'assistant', content: { type: 'text', text: 'y'.repeat(20_000) }, model: 'm' };
-    expect(readInputResponse({ method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } }, big, 16_384)).toEqual({
+    expect(
+      readInputResponse({ method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } }, big, 16_384),
+    ).toEqual({
       reason: 'larger than 16384 characters of JSON (mrtr.maxAnswerBytes)',
     });
   });

@@ -25,7 +25,9 @@ const KIND_BY_METHOD: Readonly<Record<string, LedgerSlotKind>> = {
 export function inputKind(request: InputRequest): LedgerSlotKind {
   const method = (request as { method?: unknown } | null)?.method;
   if (typeof method === 'string' && Object.hasOwn(KIND_BY_METHOD, method)) return KIND_BY_METHOD[method]!;
-  throw new TypeError(`Not an MRTR input request: ${String(method)} (expected elicitation/create, sampling/createMessage or roots/list)`);
+  throw new TypeError(
+    `Not an MRTR input request: ${String(method)} (expected elicitation/create, sampling/createMessage or roots/list)`,
+  );
 }
 
 /**
@@ -55,9 +57,16 @@ export type RefusedAnswer = { readonly reason: string };
  * usable answer: the wrong shape for the kind, content that does not fit the schema, or more than
  * `maxChars` characters of JSON once reduced (it would be sealed into every later requestState).
  */
-export function readInputResponse(request: InputRequest, raw: Record<string, unknown>, maxChars = Number.POSITIVE_INFINITY): InputResponse | RefusedAnswer {
+export function readInputResponse(
+  request: InputRequest,
+  raw: Record<string, unknown>,
+  maxChars = Number.POSITIVE_INFINITY,
+): InputResponse | RefusedAnswer {
   const answer = reduce(request, raw);
-  if (answer === undefined) return { reason: `not a valid answer to ${request.method}${request.method === 'elicitation/create' ? ' with the requested schema' : ''}` };
+  if (answer === undefined)
+    return {
+      reason: `not a valid answer to ${request.method}${request.method === 'elicitation/create' ? ' with the requested schema' : ''}`,
+    };
   if (maxChars !== Number.POSITIVE_INFINITY && JSON.stringify(answer).length > maxChars) {
     return { reason: `larger than ${maxChars} characters of JSON (mrtr.maxAnswerBytes)` };
   }
@@ -82,7 +91,10 @@ function reduce(request: InputRequest, raw: Record<string, unknown>): InputRespo
   }
 }
 
-function readElicitResult(request: Extract<InputRequest, { method: 'elicitation/create' }>, raw: Record<string, unknown>): ElicitResult | undefined {
+function readElicitResult(
+  request: Extract<InputRequest, { method: 'elicitation/create' }>,
+  raw: Record<string, unknown>,
+): ElicitResult | undefined {
   const { action, content } = raw;
   if (action !== 'accept' && action !== 'decline' && action !== 'cancel') return undefined;
   if (content !== undefined && !isRecord(content)) return undefined;
@@ -109,8 +121,18 @@ function readCreateMessageResult(raw: Record<string, unknown>): CreateMessageRes
 function readListRootsResult(raw: Record<string, unknown>): ListRootsResult | undefined {
   const { roots } = raw;
   if (!Array.isArray(roots)) return undefined;
-  if (!roots.every((r) => isRecord(r) && typeof r['uri'] === 'string' && (r['name'] === undefined || typeof r['name'] === 'string'))) return undefined;
-  return { roots: roots.map((r: Record<string, unknown>) => ({ uri: r['uri'] as string, ...(r['name'] !== undefined && { name: r['name'] as string }) })) };
+  if (
+    !roots.every(
+      (r) => isRecord(r) && typeof r['uri'] === 'string' && (r['name'] === undefined || typeof r['name'] === 'string'),
+    )
+  )
+    return undefined;
+  return {
+    roots: roots.map((r: Record<string, unknown>) => ({
+      uri: r['uri'] as string,
+      ...(r['name'] !== undefined && { name: r['name'] as string }),
+    })),
+  };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

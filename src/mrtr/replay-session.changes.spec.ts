@@ -10,10 +10,16 @@ const binding: RequestBinding = { method: 'tools/call', target: 'book', argsDige
 
 const choice = (times: string[], whenChanged?: ChangedQuestionPolicy): PendingInput => ({
   whenChanged,
-  request: { method: 'elicitation/create', params: { message: 'Which time?', requestedSchema: new RequestedSchemaBuilder().choose('time', times).build() } },
+  request: {
+    method: 'elicitation/create',
+    params: { message: 'Which time?', requestedSchema: new RequestedSchemaBuilder().choose('time', times).build() },
+  },
 });
 const confirm: PendingInput = {
-  request: { method: 'elicitation/create', params: { message: 'Sure?', requestedSchema: new RequestedSchemaBuilder().boolean('ok').build() } },
+  request: {
+    method: 'elicitation/create',
+    params: { message: 'Sure?', requestedSchema: new RequestedSchemaBuilder().boolean('ok').build() },
+  },
 };
 
 interface Round {
@@ -24,7 +30,10 @@ interface Round {
 }
 
 /** Runs `handler` once as a round of the flow; returns what the client would see. */
-function run(handler: (s: ReplaySession) => unknown, o: Round = {}): { done: unknown } | { asked: Record<string, InputRequest>; state: RequestStatePayload } {
+function run(
+  handler: (s: ReplaySession) => unknown,
+  o: Round = {},
+): { done: unknown } | { asked: Record<string, InputRequest>; state: RequestStatePayload } {
   const session = new ReplaySession({
     binding,
     state: o.state,
@@ -57,7 +66,12 @@ describe('ReplaySession: the flow id', () => {
   it('is made on the first round and carried unchanged by every later token', () => {
     const r1 = state(run((s) => pick(s, ['18:00'])));
     expect(r1.flowId).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    const r2 = state(run((s) => pick(s, ['18:00']), { state: r1, answers: { 'elicit-1': { action: 'accept', content: { time: '18:00' } } } }));
+    const r2 = state(
+      run((s) => pick(s, ['18:00']), {
+        state: r1,
+        answers: { 'elicit-1': { action: 'accept', content: { time: '18:00' } } },
+      }),
+    );
     expect(r2.flowId).toBe(r1.flowId);
     const other = state(run((s) => pick(s, ['18:00'])));
     expect(other.flowId).not.toBe(r1.flowId);
@@ -104,9 +118,17 @@ describe.each([
     expect(s3.reasks).toBe(1);
     expect(s3.flowId).toBe(r1.flowId);
     const r4 = state(
-      run((s) => pick(s, ['19:00'], sitePolicy), { state: s3, answers: { 'elicit-1': { action: 'accept', content: { time: '19:00' } } }, whenChanged: sessionPolicy }),
+      run((s) => pick(s, ['19:00'], sitePolicy), {
+        state: s3,
+        answers: { 'elicit-1': { action: 'accept', content: { time: '19:00' } } },
+        whenChanged: sessionPolicy,
+      }),
     );
-    const r5 = run((s) => pick(s, ['19:00'], sitePolicy), { state: r4, answers: { 'elicit-2': { action: 'accept', content: { ok: true } } }, whenChanged: sessionPolicy });
+    const r5 = run((s) => pick(s, ['19:00'], sitePolicy), {
+      state: r4,
+      answers: { 'elicit-2': { action: 'accept', content: { ok: true } } },
+      whenChanged: sessionPolicy,
+    });
     expect(r5).toEqual({ done: '19:00 true' });
   });
 });
@@ -120,22 +142,33 @@ describe('ReplaySession: changed questions are bounded, and strict mode fails', 
       current = state(run((s) => pick(s, times, 'reask'), { state: current, maxReasks: 2 }));
     }
     times = ['again'];
-    expect(() => run((s) => pick(s, times, 'reask'), { state: current, maxReasks: 2 })).toThrow(ElicitationLedgerMismatchException);
+    expect(() => run((s) => pick(s, times, 'reask'), { state: current, maxReasks: 2 })).toThrow(
+      ElicitationLedgerMismatchException,
+    );
     try {
       run((s) => pick(s, times, 'reask'), { state: current, maxReasks: 2 });
     } catch (e) {
-      expect((e as ElicitationLedgerMismatchException).data).toEqual({ reason: 'ledger_mismatch', ordinal: 1, key: 'elicit-1', reasked: 2 });
+      expect((e as ElicitationLedgerMismatchException).data).toEqual({
+        reason: 'ledger_mismatch',
+        ordinal: 1,
+        key: 'elicit-1',
+        reasked: 2,
+      });
       expect((e as Error).message).toContain('#1');
     }
   });
 
   it('strict mode (the default) fails with ledger_mismatch on the first change', () => {
     const r1 = state(run((s) => pick(s, ['18:00'])));
-    expect(() => run((s) => pick(s, ['19:00']), { state: r1 })).toThrow(expect.objectContaining({ data: expect.objectContaining({ reason: 'ledger_mismatch' }) }));
+    expect(() => run((s) => pick(s, ['19:00']), { state: r1 })).toThrow(
+      expect.objectContaining({ data: expect.objectContaining({ reason: 'ledger_mismatch' }) }),
+    );
   });
 
   it('a call-site fail wins over a re-asking session', () => {
     const r1 = state(run((s) => pick(s, ['18:00'], 'fail'), { whenChanged: 'reask' }));
-    expect(() => run((s) => pick(s, ['19:00'], 'fail'), { state: r1, whenChanged: 'reask' })).toThrow(ElicitationLedgerMismatchException);
+    expect(() => run((s) => pick(s, ['19:00'], 'fail'), { state: r1, whenChanged: 'reask' })).toThrow(
+      ElicitationLedgerMismatchException,
+    );
   });
 });

@@ -11,7 +11,11 @@ import type { RequestBinding, RequestStatePayload } from './request-state.payloa
 
 const NOW = 1_780_000_000_000;
 const binding: RequestBinding = { method: 'tools/call', target: 'greet', argsDigest: 'digest', principal: 'alice' };
-const FULL: ClientCapabilities = { elicitation: { form: {}, url: {} }, sampling: { tools: {}, context: {} }, roots: {} };
+const FULL: ClientCapabilities = {
+  elicitation: { form: {}, url: {} },
+  sampling: { tools: {}, context: {} },
+  roots: {},
+};
 const codec = new AesGcmRequestStateCodec(
   { secrets: ['replay-session-spec secret, long enough'] },
   new (class extends McpClock {
@@ -25,7 +29,10 @@ const form = (message: string, key?: string): PendingInput => ({
   request: { method: 'elicitation/create', params: { message, requestedSchema: nameSchema } },
 });
 const sample: PendingInput = {
-  request: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Capital of France?' } }], maxTokens: 50 } },
+  request: {
+    method: 'sampling/createMessage',
+    params: { messages: [{ role: 'user', content: { type: 'text', text: 'Capital of France?' } }], maxTokens: 50 },
+  },
 };
 const roots: PendingInput = { request: { method: 'roots/list' } };
 const accept = (name: string) => ({ action: 'accept', content: { name } });
@@ -60,13 +67,17 @@ function round<R>(handler: (s: ReplaySession) => R, o: RoundOptions = {}): Outco
   }
 }
 
-function asked<R>(outcome: Outcome<R>): { inputRequests: Readonly<Record<string, InputRequest>>; state: RequestStatePayload } {
+function asked<R>(outcome: Outcome<R>): {
+  inputRequests: Readonly<Record<string, InputRequest>>;
+  state: RequestStatePayload;
+} {
   if ('done' in outcome) throw new Error(`expected input_required, got ${JSON.stringify(outcome.done)}`);
   return outcome;
 }
 
 function done<R>(outcome: Outcome<R>): R {
-  if (!('done' in outcome)) throw new Error(`expected a result, got input_required ${Object.keys(outcome.inputRequests).join()}`);
+  if (!('done' in outcome))
+    throw new Error(`expected a result, got input_required ${Object.keys(outcome.inputRequests).join()}`);
   return outcome.done;
 }
 
@@ -85,10 +96,15 @@ describe('ReplaySession', () => {
       runs = 0;
       const first = asked(round(handler));
       expect(first.inputRequests).toEqual({
-        'elicit-1': { method: 'elicitation/create', params: { mode: 'form', message: 'Your name?', requestedSchema: nameSchema } },
+        'elicit-1': {
+          method: 'elicitation/create',
+          params: { mode: 'form', message: 'Your name?', requestedSchema: nameSchema },
+        },
       });
       expect(first.state.ledger).toEqual([{ key: 'elicit-1', kind: 'elicitation', fingerprint: expect.any(String) }]);
-      expect(done(round(handler, { state: first.state, inputResponses: { 'elicit-1': accept('Ann') } }))).toBe('Hello Ann');
+      expect(done(round(handler, { state: first.state, inputResponses: { 'elicit-1': accept('Ann') } }))).toBe(
+        'Hello Ann',
+      );
       expect(runs).toBe(2);
     });
 
@@ -110,10 +126,17 @@ describe('ReplaySession', () => {
     expect(Object.keys(r1.inputRequests)).toEqual(['elicit-1']);
     const r2 = asked(round(handler, { state: r1.state, inputResponses: { 'elicit-1': accept('A') } }));
     expect(Object.keys(r2.inputRequests)).toEqual(['elicit-2']);
-    expect(r2.state.ledger.map((slot) => slot.answer)).toEqual([{ action: 'accept', content: { name: 'A' } }, undefined]);
+    expect(r2.state.ledger.map((slot) => slot.answer)).toEqual([
+      { action: 'accept', content: { name: 'A' } },
+      undefined,
+    ]);
     const r3 = asked(round(handler, { state: r2.state, inputResponses: { 'elicit-2': accept('B') } }));
     expect(Object.keys(r3.inputRequests)).toEqual(['elicit-3']);
-    expect(done(round(handler, { state: r3.state, inputResponses: { 'elicit-3': accept('C') } }))).toEqual(['A', 'B', 'C']);
+    expect(done(round(handler, { state: r3.state, inputResponses: { 'elicit-3': accept('C') } }))).toEqual([
+      'A',
+      'B',
+      'C',
+    ]);
   });
 
   describe('batches', () => {
@@ -129,7 +152,9 @@ describe('ReplaySession', () => {
 
     it('re-asks only what is still missing, then returns every answer in order', () => {
       const r1 = asked(round(handler));
-      const r2 = asked(round(handler, { state: r1.state, inputResponses: { 'elicit-1': accept('Ann'), 'roots-3': rooted } }));
+      const r2 = asked(
+        round(handler, { state: r1.state, inputResponses: { 'elicit-1': accept('Ann'), 'roots-3': rooted } }),
+      );
       expect(Object.keys(r2.inputRequests)).toEqual(['sample-2']);
       expect(done(round(handler, { state: r2.state, inputResponses: { 'sample-2': sampled } }))).toEqual([
         { action: 'accept', content: { name: 'Ann' } },
@@ -140,7 +165,12 @@ describe('ReplaySession', () => {
 
     it('completes in one retry when all answers come back together', () => {
       const r1 = asked(round(handler));
-      const answers = done(round(handler, { state: r1.state, inputResponses: { 'elicit-1': accept('Ann'), 'sample-2': sampled, 'roots-3': rooted } }));
+      const answers = done(
+        round(handler, {
+          state: r1.state,
+          inputResponses: { 'elicit-1': accept('Ann'), 'sample-2': sampled, 'roots-3': rooted },
+        }),
+      );
       expect(answers).toHaveLength(3);
     });
 
@@ -160,14 +190,21 @@ describe('ReplaySession', () => {
     it.each(['decline', 'cancel'] as const)('hands %s to the handler, without content', (action) => {
       const handler = (s: ReplaySession) => one(s, form('Name?'));
       const r1 = asked(round(handler));
-      expect(done(round(handler, { state: r1.state, inputResponses: { 'elicit-1': { action, content: { name: 'x' } } } }))).toEqual({ action });
+      expect(
+        done(round(handler, { state: r1.state, inputResponses: { 'elicit-1': { action, content: { name: 'x' } } } })),
+      ).toEqual({ action });
     });
   });
 
   describe('idempotency contract', () => {
     it('refuses a different question at an answered ordinal', () => {
       const r1 = asked(round((s) => one(s, form('Name?'))));
-      const r2 = asked(round((s) => [one(s, form('Name?')), one(s, form('Age?'))], { state: r1.state, inputResponses: { 'elicit-1': accept('Ann') } }));
+      const r2 = asked(
+        round((s) => [one(s, form('Name?')), one(s, form('Age?'))], {
+          state: r1.state,
+          inputResponses: { 'elicit-1': accept('Ann') },
+        }),
+      );
       const fickle = () => round((s) => [one(s, form('Your NAME?')), one(s, form('Age?'))], { state: r2.state });
       expect(fickle).toThrow(ElicitationLedgerMismatchException);
       try {
@@ -180,24 +217,39 @@ describe('ReplaySession', () => {
 
     it('refuses a different question at a pending ordinal', () => {
       const r1 = asked(round((s) => one(s, form('Name?'))));
-      expect(() => round((s) => one(s, form('Name, now?')), { state: r1.state })).toThrow(ElicitationLedgerMismatchException);
-      expect(() => round((s) => one(s, form('Name, now?')), { state: r1.state, inputResponses: { 'elicit-1': accept('Ann') } })).toThrow(
+      expect(() => round((s) => one(s, form('Name, now?')), { state: r1.state })).toThrow(
         ElicitationLedgerMismatchException,
       );
+      expect(() =>
+        round((s) => one(s, form('Name, now?')), { state: r1.state, inputResponses: { 'elicit-1': accept('Ann') } }),
+      ).toThrow(ElicitationLedgerMismatchException);
     });
 
     it('refuses another kind or another key at a known ordinal', () => {
       const r1 = asked(round((s) => one(s, form('Name?'))));
       expect(() => round((s) => one(s, roots), { state: r1.state })).toThrow(ElicitationLedgerMismatchException);
-      expect(() => round((s) => one(s, form('Name?', 'user_name')), { state: r1.state })).toThrow(ElicitationLedgerMismatchException);
+      expect(() => round((s) => one(s, form('Name?', 'user_name')), { state: r1.state })).toThrow(
+        ElicitationLedgerMismatchException,
+      );
     });
 
     it('fingerprints canonically: the same question in another key order still matches', () => {
       const r1 = asked(round((s) => one(s, form('Name?'))));
       const reordered: PendingInput = {
-        request: { method: 'elicitation/create', params: { requestedSchema: { required: ['name'], properties: { name: { type: 'string' } }, type: 'object' }, message: 'Name?', mode: 'form' } },
+        request: {
+          method: 'elicitation/create',
+          params: {
+            requestedSchema: { required: ['name'], properties: { name: { type: 'string' } }, type: 'object' },
+            message: 'Name?',
+            mode: 'form',
+          },
+        },
       };
-      expect(done(round((s) => nameOf(one(s, reordered)), { state: r1.state, inputResponses: { 'elicit-1': accept('Ann') } }))).toBe('Ann');
+      expect(
+        done(
+          round((s) => nameOf(one(s, reordered)), { state: r1.state, inputResponses: { 'elicit-1': accept('Ann') } }),
+        ),
+      ).toBe('Ann');
     });
 
     it('refuses one key used twice in a call', () => {
@@ -208,8 +260,18 @@ describe('ReplaySession', () => {
 
   describe('inputResponses', () => {
     it('without requestState, matches answers to the keys the handler asks for', () => {
-      expect(done(round((s) => nameOf(one(s, form('Name?', 'user_name'))), { inputResponses: { user_name: accept('Alice') } }))).toBe('Alice');
-      expect(done(round((s) => s.ask([form('A?'), roots]).length, { inputResponses: { 'elicit-1': accept('Ann'), 'roots-2': rooted } }))).toBe(2);
+      expect(
+        done(
+          round((s) => nameOf(one(s, form('Name?', 'user_name'))), { inputResponses: { user_name: accept('Alice') } }),
+        ),
+      ).toBe('Alice');
+      expect(
+        done(
+          round((s) => s.ask([form('A?'), roots]).length, {
+            inputResponses: { 'elicit-1': accept('Ann'), 'roots-2': rooted },
+          }),
+        ),
+      ).toBe(2);
     });
 
     it('without requestState, asks when only unknown keys came', () => {
@@ -232,7 +294,9 @@ describe('ReplaySession', () => {
       const handler = (s: ReplaySession) => [nameOf(one(s, form('A?'))), nameOf(one(s, form('B?')))];
       const r1 = asked(round(handler));
       // elicit-2 was never asked: an answer for it is not taken, even though the handler gets there.
-      const r2 = asked(round(handler, { state: r1.state, inputResponses: { 'elicit-1': accept('Ann'), 'elicit-2': accept('Bob') } }));
+      const r2 = asked(
+        round(handler, { state: r1.state, inputResponses: { 'elicit-1': accept('Ann'), 'elicit-2': accept('Bob') } }),
+      );
       expect(Object.keys(r2.inputRequests)).toEqual(['elicit-2']);
       expect(r2.state.ledger[1]!.answer).toBeUndefined();
     });
@@ -241,13 +305,21 @@ describe('ReplaySession', () => {
       const handler = (s: ReplaySession) => [nameOf(one(s, form('A?'))), nameOf(one(s, form('B?')))];
       const r1 = asked(round(handler));
       const r2 = asked(round(handler, { state: r1.state, inputResponses: { 'elicit-1': accept('Ann') } }));
-      const r3 = round(handler, { state: r2.state, inputResponses: { 'elicit-1': accept('Mallory'), 'elicit-2': accept('Bob') } });
+      const r3 = round(handler, {
+        state: r2.state,
+        inputResponses: { 'elicit-1': accept('Mallory'), 'elicit-2': accept('Bob') },
+      });
       expect(done(r3)).toEqual(['Ann', 'Bob']);
       expect(r3.session.unusedResponseKeys()).toEqual(['elicit-1']);
     });
 
-    const schema = new RequestedSchemaBuilder().string('email', { format: 'email' }).integer('age', { minimum: 18 }).build();
-    const strict: PendingInput = { request: { method: 'elicitation/create', params: { message: 'Details?', requestedSchema: schema } } };
+    const schema = new RequestedSchemaBuilder()
+      .string('email', { format: 'email' })
+      .integer('age', { minimum: 18 })
+      .build();
+    const strict: PendingInput = {
+      request: { method: 'elicitation/create', params: { message: 'Details?', requestedSchema: schema } },
+    };
 
     it.each([
       ['a missing required field', { action: 'accept', content: { email: 'a@b.c' } }],
@@ -279,8 +351,15 @@ describe('ReplaySession', () => {
     it('re-asks when a custom validate refuses the answer', () => {
       const picky: PendingInput = { ...form('Name?'), validate: (a) => nameOf(a) !== 'root' };
       const r1 = asked(round((s) => one(s, picky)));
-      expect(Object.keys(asked(round((s) => one(s, picky), { state: r1.state, inputResponses: { 'elicit-1': accept('root') } })).inputRequests)).toEqual(['elicit-1']);
-      expect(nameOf(done(round((s) => one(s, picky), { state: r1.state, inputResponses: { 'elicit-1': accept('ann') } })))).toBe('ann');
+      expect(
+        Object.keys(
+          asked(round((s) => one(s, picky), { state: r1.state, inputResponses: { 'elicit-1': accept('root') } }))
+            .inputRequests,
+        ),
+      ).toEqual(['elicit-1']);
+      expect(
+        nameOf(done(round((s) => one(s, picky), { state: r1.state, inputResponses: { 'elicit-1': accept('ann') } }))),
+      ).toBe('ann');
     });
 
     it.each([
@@ -293,13 +372,29 @@ describe('ReplaySession', () => {
     ])('re-asks %s', (_label, input, answer) => {
       const r1 = asked(round((s) => one(s, input)));
       const key = Object.keys(r1.inputRequests)[0]!;
-      expect(Object.keys(asked(round((s) => one(s, input), { state: r1.state, inputResponses: { [key]: answer } })).inputRequests)).toEqual([key]);
+      expect(
+        Object.keys(
+          asked(round((s) => one(s, input), { state: r1.state, inputResponses: { [key]: answer } })).inputRequests,
+        ),
+      ).toEqual([key]);
     });
 
     it('accepts URL-mode answers as their action only', () => {
-      const url: PendingInput = { request: { method: 'elicitation/create', params: { mode: 'url', message: 'Sign in', url: 'https://example.com/auth' } } };
+      const url: PendingInput = {
+        request: {
+          method: 'elicitation/create',
+          params: { mode: 'url', message: 'Sign in', url: 'https://example.com/auth' },
+        },
+      };
       const r1 = asked(round((s) => one(s, url)));
-      expect(done(round((s) => one(s, url), { state: r1.state, inputResponses: { 'elicit-1': { action: 'accept', content: { x: 1 } } } }))).toEqual({ action: 'accept' });
+      expect(
+        done(
+          round((s) => one(s, url), {
+            state: r1.state,
+            inputResponses: { 'elicit-1': { action: 'accept', content: { x: 1 } } },
+          }),
+        ),
+      ).toEqual({ action: 'accept' });
     });
   });
 
@@ -315,34 +410,81 @@ describe('ReplaySession', () => {
       }
       throw new Error('not refused');
     }
-    const url: PendingInput = { request: { method: 'elicitation/create', params: { mode: 'url', message: 'Pay', url: 'https://pay.example.com' } } };
+    const url: PendingInput = {
+      request: {
+        method: 'elicitation/create',
+        params: { mode: 'url', message: 'Pay', url: 'https://pay.example.com' },
+      },
+    };
 
     it.each<[string, PendingInput | PendingInput[], ClientCapabilities, ClientCapabilities]>([
       ['form elicitation without elicitation', form('Name?'), {}, { elicitation: { form: {} } }],
-      ['form elicitation from a url-only client', form('Name?'), { elicitation: { url: {} } }, { elicitation: { form: {} } }],
+      [
+        'form elicitation from a url-only client',
+        form('Name?'),
+        { elicitation: { url: {} } },
+        { elicitation: { form: {} } },
+      ],
       ['url elicitation from a form-only client', url, { elicitation: {} }, { elicitation: { url: {} } }],
       ['sampling', sample, { elicitation: {} }, { sampling: {} }],
-      ['sampling with tools', { request: { ...sample.request, params: { ...(sample.request.params as object), tools: [] } } as InputRequest }, { sampling: {} }, { sampling: { tools: {} } }],
-      ['sampling with context', { request: { ...sample.request, params: { ...(sample.request.params as object), includeContext: 'thisServer' } } as InputRequest }, {}, { sampling: { context: {} } }],
+      [
+        'sampling with tools',
+        { request: { ...sample.request, params: { ...(sample.request.params as object), tools: [] } } as InputRequest },
+        { sampling: {} },
+        { sampling: { tools: {} } },
+      ],
+      [
+        'sampling with context',
+        {
+          request: {
+            ...sample.request,
+            params: { ...(sample.request.params as object), includeContext: 'thisServer' },
+          } as InputRequest,
+        },
+        {},
+        { sampling: { context: {} } },
+      ],
       ['roots', roots, { sampling: {} }, { roots: {} }],
-      ['a mixed batch', [url, sample, roots], { elicitation: { form: {} } }, { elicitation: { url: {} }, sampling: {}, roots: {} }],
+      [
+        'a mixed batch',
+        [url, sample, roots],
+        { elicitation: { form: {} } },
+        { elicitation: { url: {} }, sampling: {}, roots: {} },
+      ],
     ])('refuses %s with -32021 naming the minimal capability', (_label, input, caps, required) => {
       expect(refusal(input, caps)).toEqual(required);
     });
 
     it('allows what was declared (empty elicitation means form)', () => {
-      expect(Object.keys(asked(round((s) => one(s, form('Name?')), { caps: { elicitation: {} } })).inputRequests)).toEqual(['elicit-1']);
-      const inc: PendingInput = { request: { ...sample.request, params: { ...(sample.request.params as object), includeContext: 'none' } } as InputRequest };
-      expect(Object.keys(asked(round((s) => one(s, inc), { caps: { sampling: {} } })).inputRequests)).toEqual(['sample-1']);
+      expect(
+        Object.keys(asked(round((s) => one(s, form('Name?')), { caps: { elicitation: {} } })).inputRequests),
+      ).toEqual(['elicit-1']);
+      const inc: PendingInput = {
+        request: {
+          ...sample.request,
+          params: { ...(sample.request.params as object), includeContext: 'none' },
+        } as InputRequest,
+      };
+      expect(Object.keys(asked(round((s) => one(s, inc), { caps: { sampling: {} } })).inputRequests)).toEqual([
+        'sample-1',
+      ]);
     });
 
     it('does not gate a question whose answer is already there', () => {
-      expect(nameOf(done(round((s) => one(s, form('Name?')), { caps: {}, inputResponses: { 'elicit-1': accept('Ann') } })))).toBe('Ann');
+      expect(
+        nameOf(done(round((s) => one(s, form('Name?')), { caps: {}, inputResponses: { 'elicit-1': accept('Ann') } }))),
+      ).toBe('Ann');
     });
 
     it('answers the capability questions for the handler', () => {
       const s = new ReplaySession({ binding, clientCapabilities: { elicitation: {}, sampling: {} }, now: NOW });
-      expect([s.canElicit(), s.canElicit('form'), s.canElicit('url'), s.canSample(), s.canListRoots()]).toEqual([true, true, false, true, false]);
+      expect([s.canElicit(), s.canElicit('form'), s.canElicit('url'), s.canSample(), s.canListRoots()]).toEqual([
+        true,
+        true,
+        false,
+        true,
+        false,
+      ]);
       expect(s.canSample({ messages: [], maxTokens: 1, tools: [] })).toBe(false);
     });
   });
@@ -351,7 +493,13 @@ describe('ReplaySession', () => {
     it('is issued now, keeps the flow start, the binding and a copy of the ledger', () => {
       const r1 = asked(round((s) => one(s, form('A?')), { now: NOW - 5000 }));
       expect(r1.state).toMatchObject({ ...binding, issuedAt: NOW - 5000, startedAt: NOW - 5000 });
-      const session = new ReplaySession({ binding, state: r1.state, inputResponses: { 'elicit-1': accept('Ann') }, clientCapabilities: FULL, now: NOW });
+      const session = new ReplaySession({
+        binding,
+        state: r1.state,
+        inputResponses: { 'elicit-1': accept('Ann') },
+        clientCapabilities: FULL,
+        now: NOW,
+      });
       let signal: InputRequiredException | undefined;
       try {
         session.ask([form('A?')]);
@@ -361,7 +509,10 @@ describe('ReplaySession', () => {
       }
       const next = session.nextPayload(signal!);
       expect(next).toMatchObject({ ...binding, issuedAt: NOW, startedAt: NOW - 5000 });
-      expect(next.ledger.map((slot) => [slot.key, slot.answer !== undefined])).toEqual([['elicit-1', true], ['elicit-2', false]]);
+      expect(next.ledger.map((slot) => [slot.key, slot.answer !== undefined])).toEqual([
+        ['elicit-1', true],
+        ['elicit-2', false],
+      ]);
       next.ledger[0]!.key = 'changed';
       expect(signal!.ledger[0]!.key).toBe('elicit-1');
       expect(session.lastInputRequired).toBe(signal);
@@ -369,7 +520,13 @@ describe('ReplaySession', () => {
 
     it('reads the binding lazily, when it is sealed', () => {
       let reads = 0;
-      const lazy = { ...binding, get argsDigest() { reads++; return 'lazy'; } } as RequestBinding;
+      const lazy = {
+        ...binding,
+        get argsDigest() {
+          reads++;
+          return 'lazy';
+        },
+      } as RequestBinding;
       const session = new ReplaySession({ binding: lazy, clientCapabilities: FULL, now: NOW });
       expect(() => session.ask([form('A?')])).toThrow(InputRequiredException);
       expect(reads).toBe(0);
@@ -379,9 +536,28 @@ describe('ReplaySession', () => {
 
   it('hands out copies: a handler mutating an answer does not change the ledger', () => {
     const r1 = asked(round((s) => one(s, form('A?'))));
-    const session = new ReplaySession({ binding, state: r1.state, inputResponses: { 'elicit-1': accept('Ann') }, clientCapabilities: FULL, now: NOW });
+    const session = new ReplaySession({
+      binding,
+      state: r1.state,
+      inputResponses: { 'elicit-1': accept('Ann') },
+      clientCapabilities: FULL,
+      now: NOW,
+    });
     (one(session, form('A?')) as ElicitResult).content!['name'] = 'Eve';
-    expect(nameOf(one(new ReplaySession({ binding, state: r1.state, inputResponses: { 'elicit-1': accept('Ann') }, clientCapabilities: FULL, now: NOW }), form('A?')))).toBe('Ann');
+    expect(
+      nameOf(
+        one(
+          new ReplaySession({
+            binding,
+            state: r1.state,
+            inputResponses: { 'elicit-1': accept('Ann') },
+            clientCapabilities: FULL,
+            now: NOW,
+          }),
+          form('A?'),
+        ),
+      ),
+    ).toBe('Ann');
     try {
       session.ask([form('B?')]);
     } catch (e) {

@@ -1,12 +1,29 @@
 import { randomBytes } from 'node:crypto';
 import { McpError } from '../protocol/mcp.error.js';
-import type { ClientCapabilities, CreateMessageRequestParams, InputRequest, InputRequiredResult, InputResponse } from '../protocol/wire-types.js';
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  InputRequest,
+  InputRequiredResult,
+  InputResponse,
+} from '../protocol/wire-types.js';
 import { canonicalJson, sha256Base64url } from './canonical-json.js';
-import { mergeCapabilities, missingCapabilities, supportsElicitation, supportsRoots, supportsSampling } from './client-capability.gate.js';
+import {
+  mergeCapabilities,
+  missingCapabilities,
+  supportsElicitation,
+  supportsRoots,
+  supportsSampling,
+} from './client-capability.gate.js';
 import { ElicitationLedgerMismatchException } from './exceptions/elicitation-ledger-mismatch.exception.js';
 import { InputRequiredException } from './exceptions/input-required.exception.js';
 import { inputKind, isRefusedAnswer, normalizeInputRequest, readInputResponse } from './input-kinds.js';
-import { defaultSlotKey, type LedgerSlot, type RequestBinding, type RequestStatePayload } from './request-state.payload.js';
+import {
+  defaultSlotKey,
+  type LedgerSlot,
+  type RequestBinding,
+  type RequestStatePayload,
+} from './request-state.payload.js';
 
 export { parseInputResponses } from './input-responses.parser.js';
 
@@ -163,12 +180,19 @@ export class ReplaySession {
 
     if (missing.length === 0) return answers.map((answer) => structuredClone(answer));
 
-    const required = missing.map(({ request }) => missingCapabilities(request, this.capabilities)).filter((r) => r !== undefined);
+    const required = missing
+      .map(({ request }) => missingCapabilities(request, this.capabilities))
+      .filter((r) => r !== undefined);
     if (required.length > 0) throw McpError.missingCapability(mergeCapabilities(required));
 
     const inputRequests: Record<string, InputRequest> = {};
     for (const { key, request } of missing) {
-      Object.defineProperty(inputRequests, key, { value: request, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(inputRequests, key, {
+        value: request,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     this.signal = new InputRequiredException(
       inputRequests,
@@ -228,7 +252,12 @@ export class ReplaySession {
    * A different question at a known position: strict mode fails; re-ask mode drops the answers from
    * there on (they answered other questions) and asks the new one, a bounded number of times.
    */
-  private replaceChanged(ordinal: number, old: LedgerSlot, next: LedgerSlot, policy: ChangedQuestionPolicy): LedgerSlot {
+  private replaceChanged(
+    ordinal: number,
+    old: LedgerSlot,
+    next: LedgerSlot,
+    policy: ChangedQuestionPolicy,
+  ): LedgerSlot {
     if (policy !== 'reask') throw new ElicitationLedgerMismatchException(ordinal, old.key);
     if (this.reasks >= this.maxReasks) throw new ElicitationLedgerMismatchException(ordinal, old.key, this.reasks);
     this.reasks++;

@@ -9,7 +9,9 @@ describe('argumentsDigest', () => {
   });
 
   it('ignores key order and number spelling, not values', () => {
-    expect(argumentsDigest(JSON.parse('{"x":1.0,"y":{"q":2,"p":1}}'))).toBe(argumentsDigest({ y: { p: 1, q: 2 }, x: 1 }));
+    expect(argumentsDigest(JSON.parse('{"x":1.0,"y":{"q":2,"p":1}}'))).toBe(
+      argumentsDigest({ y: { p: 1, q: 2 }, x: 1 }),
+    );
     expect(argumentsDigest({ x: 1 })).not.toBe(argumentsDigest({ x: 2 }));
     expect(argumentsDigest({ x: '1' })).not.toBe(argumentsDigest({ x: 1 }));
   });

@@ -11,11 +11,21 @@ const payload: RequestStatePayload = {
   issuedAt: 1_700_000_000_500,
   startedAt: 1_700_000_000_000,
   ledger: [
-    { key: 'elicit-1', kind: 'elicitation', fingerprint: 'f1', answer: { action: 'accept', content: { city: 'Oslo', days: 3, tags: ['a'] } } },
+    {
+      key: 'elicit-1',
+      kind: 'elicitation',
+      fingerprint: 'f1',
+      answer: { action: 'accept', content: { city: 'Oslo', days: 3, tags: ['a'] } },
+    },
     { key: 'elicit-2', kind: 'elicitation', fingerprint: 'f2', answer: { action: 'decline' } },
     { key: 'elicit-3', kind: 'elicitation', fingerprint: 'f3', answer: { action: 'cancel' } },
     { key: 'elicit-4', kind: 'elicitation', fingerprint: 'f4', answer: { action: 'accept' } },
-    { key: 'sample-5', kind: 'sampling', fingerprint: 'f5', answer: { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'x', stopReason: 'endTurn' } },
+    {
+      key: 'sample-5',
+      kind: 'sampling',
+      fingerprint: 'f5',
+      answer: { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'x', stopReason: 'endTurn' },
+    },
     { key: 'roots-6', kind: 'roots', fingerprint: 'f6', answer: { roots: [] } },
     { key: 'user_name', kind: 'elicitation', fingerprint: 'f7' },
     { key: 'elicit-8', kind: 'elicitation', fingerprint: 'f8' },

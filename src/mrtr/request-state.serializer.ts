@@ -1,6 +1,11 @@
 import type { ElicitResult, InputResponse } from '../protocol/wire-types.js';
 import { InvalidRequestStateException } from './exceptions/invalid-request-state.exception.js';
-import { defaultSlotKey, type LedgerSlot, type LedgerSlotKind, type RequestStatePayload } from './request-state.payload.js';
+import {
+  defaultSlotKey,
+  type LedgerSlot,
+  type LedgerSlotKind,
+  type RequestStatePayload,
+} from './request-state.payload.js';
 
 /*
  * The compact JSON inside a requestState. Every byte is paid on every retry, so members have
@@ -23,7 +28,10 @@ const CODE_KIND: Readonly<Record<string, LedgerSlotKind>> = { e: 'elicitation', 
 const PENDING = 0;
 
 type CompactAnswer = InputResponse | Record<string, unknown> | string;
-type CompactSlot = [string, string] | [string, string, CompactAnswer | typeof PENDING] | [string, string, CompactAnswer | typeof PENDING, string];
+type CompactSlot =
+  | [string, string]
+  | [string, string, CompactAnswer | typeof PENDING]
+  | [string, string, CompactAnswer | typeof PENDING, string];
 
 const ACTION_CODE: Readonly<Record<ElicitResult['action'], string>> = { accept: 'a', decline: 'd', cancel: 'c' };
 const CODE_ACTION: Readonly<Record<string, ElicitResult['action']>> = { a: 'accept', d: 'decline', c: 'cancel' };
@@ -98,7 +106,11 @@ function readSlot(raw: unknown, index: number): LedgerSlot {
   const kind = typeof code === 'string' && Object.hasOwn(CODE_KIND, code) ? CODE_KIND[code] : undefined;
   if (kind === undefined || typeof fingerprint !== 'string') throw new InvalidRequestStateException('malformed');
   if (raw.length === 4 && (typeof key !== 'string' || key === '')) throw new InvalidRequestStateException('malformed');
-  const slot: LedgerSlot = { key: raw.length === 4 ? (key as string) : defaultSlotKey(kind, index + 1), kind, fingerprint };
+  const slot: LedgerSlot = {
+    key: raw.length === 4 ? (key as string) : defaultSlotKey(kind, index + 1),
+    kind,
+    fingerprint,
+  };
   if (raw.length >= 3 && answer !== PENDING) slot.answer = readAnswer(kind, answer);
   return slot;
 }

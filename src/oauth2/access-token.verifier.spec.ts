@@ -88,7 +88,9 @@ describe('AccessTokenVerifier', () => {
     const now = Math.floor(Date.now() / 1000);
     const token = await issuer.sign({ sub: 'alice', aud: AUDIENCE, iat: now - 600, exp: now - 10 });
     await expect(verifier().verify(token)).resolves.toMatchObject({ sub: 'alice' });
-    await expect(rejection(verifier({ clockToleranceSeconds: 0 }).verify(token))).resolves.toBeInstanceOf(InvalidTokenError);
+    await expect(rejection(verifier({ clockToleranceSeconds: 0 }).verify(token))).resolves.toBeInstanceOf(
+      InvalidTokenError,
+    );
   });
 
   it('refuses a token signed by a key that is not the issuer’s, even under a known kid', async () => {
@@ -112,7 +114,9 @@ describe('AccessTokenVerifier', () => {
   it('refuses an algorithm outside the configured list', async () => {
     await issuer.addKey('rsa', 'RS256');
     const token = await issuer.sign({ sub: 'alice', aud: AUDIENCE }, { kid: 'rsa' });
-    await expect(rejection(verifier({ algorithms: ['ES256'] }).verify(token))).resolves.toBeInstanceOf(InvalidTokenError);
+    await expect(rejection(verifier({ algorithms: ['ES256'] }).verify(token))).resolves.toBeInstanceOf(
+      InvalidTokenError,
+    );
   });
 
   it.each(['garbage', 'a.b.c', 'x'.repeat(20_000)])('refuses a malformed token %#', async (token) => {

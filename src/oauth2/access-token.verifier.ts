@@ -104,14 +104,18 @@ export class AccessTokenVerifier {
       }
       const metadata = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
       if (metadata.issuer !== issuer) {
-        throw new Error(`McpOAuth2Module: ${candidate} names issuer ${JSON.stringify(metadata.issuer)}, expected ${JSON.stringify(issuer)}`);
+        throw new Error(
+          `McpOAuth2Module: ${candidate} names issuer ${JSON.stringify(metadata.issuer)}, expected ${JSON.stringify(issuer)}`,
+        );
       }
       if (typeof metadata.jwks_uri !== 'string') {
         throw new Error(`McpOAuth2Module: ${candidate} has no jwks_uri; set jwksUri in the options`);
       }
       return metadata.jwks_uri;
     }
-    throw new Error(`McpOAuth2Module: cannot discover the issuer's keys (${failures.join('; ')}); set jwksUri or check issuer`);
+    throw new Error(
+      `McpOAuth2Module: cannot discover the issuer's keys (${failures.join('; ')}); set jwksUri or check issuer`,
+    );
   }
 }
 

@@ -8,12 +8,19 @@ describe('bearer challenges', () => {
     const challenge = unauthorizedChallenge({ resourceMetadataUrl: URL, scopes: ['mcp:tools', 'orders:read'] });
     expect(challenge).toBeInstanceOf(McpHttpChallenge);
     expect(challenge.status).toBe(401);
-    expect(challenge.headers['WWW-Authenticate']).toBe(`Bearer resource_metadata="${URL}", scope="mcp:tools orders:read"`);
+    expect(challenge.headers['WWW-Authenticate']).toBe(
+      `Bearer resource_metadata="${URL}", scope="mcp:tools orders:read"`,
+    );
     expect(challenge.body).toEqual({ error: 'unauthorized', error_description: 'A bearer access token is required' });
   });
 
   it('says invalid_token for a bad token and leaves out an empty scope', () => {
-    const challenge = unauthorizedChallenge({ resourceMetadataUrl: URL, scopes: [], error: 'invalid_token', description: 'The access token expired' });
+    const challenge = unauthorizedChallenge({
+      resourceMetadataUrl: URL,
+      scopes: [],
+      error: 'invalid_token',
+      description: 'The access token expired',
+    });
     expect(challenge.headers['WWW-Authenticate']).toBe(
       `Bearer error="invalid_token", error_description="The access token expired", resource_metadata="${URL}"`,
     );

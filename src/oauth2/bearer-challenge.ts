@@ -20,7 +20,9 @@ export function formatBearerChallenge(params: BearerChallengeParams): string {
 }
 
 /** 401: no token (no `error`), or an invalid / expired one (`invalid_token`). */
-export function unauthorizedChallenge(params: Omit<BearerChallengeParams, 'error'> & { error?: 'invalid_token' }): McpHttpChallenge {
+export function unauthorizedChallenge(
+  params: Omit<BearerChallengeParams, 'error'> & { error?: 'invalid_token' },
+): McpHttpChallenge {
   const body = params.error
     ? { error: params.error, error_description: params.description ?? 'The access token is invalid' }
     : { error: 'unauthorized', error_description: 'A bearer access token is required' };
@@ -33,7 +35,12 @@ export function insufficientScopeChallenge(resourceMetadataUrl: string, scopes: 
   return new McpHttpChallenge(
     403,
     {
-      'WWW-Authenticate': formatBearerChallenge({ resourceMetadataUrl, scopes, error: 'insufficient_scope', description }),
+      'WWW-Authenticate': formatBearerChallenge({
+        resourceMetadataUrl,
+        scopes,
+        error: 'insufficient_scope',
+        description,
+      }),
     },
     { error: 'insufficient_scope', error_description: description, scope: scopes.join(' ') },
   );

@@ -22,7 +22,9 @@ describe('McpBearerAuthenticator', () => {
 
   const authenticatorFor = async (extra: Partial<McpOAuth2Options> = {}): Promise<McpBearerAuthenticator> => {
     const moduleRef = await Test.createTestingModule({
-      imports: [McpOAuth2Module.forRoot({ issuer: issuer.issuer, audience: AUDIENCE, requiredScopes: ['mcp:tools'], ...extra })],
+      imports: [
+        McpOAuth2Module.forRoot({ issuer: issuer.issuer, audience: AUDIENCE, requiredScopes: ['mcp:tools'], ...extra }),
+      ],
     }).compile();
     return moduleRef.get(McpBearerAuthenticator);
   };
@@ -85,7 +87,9 @@ describe('McpBearerAuthenticator', () => {
     const challenge = await challengeOf(await authenticatorFor(), request({ authorization: await header() }));
     expect(challenge.status).toBe(401);
     expect(challenge.headers['WWW-Authenticate']).toMatch(
-      new RegExp(`^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="${METADATA}", scope="mcp:tools"$`),
+      new RegExp(
+        `^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="${METADATA}", scope="mcp:tools"$`,
+      ),
     );
     expect(challenge.body).toMatchObject({ error: 'invalid_token' });
   });
@@ -122,7 +126,11 @@ describe('McpBearerAuthenticator', () => {
   });
 
   it('answers 503 when the issuer’s keys cannot be fetched, without blaming the token', async () => {
-    const authenticator = await authenticatorFor({ issuer: undefined, jwksUri: 'http://127.0.0.1:9/jwks', authorizationServers: ['https://auth.example.com'] });
+    const authenticator = await authenticatorFor({
+      issuer: undefined,
+      jwksUri: 'http://127.0.0.1:9/jwks',
+      authorizationServers: ['https://auth.example.com'],
+    });
     const challenge = await challengeOf(authenticator, request({ authorization: `Bearer ${await token()}` }));
     expect(challenge.status).toBe(503);
     expect(challenge.body).toMatchObject({ error: 'temporarily_unavailable' });

@@ -48,10 +48,14 @@ export class McpBearerAuthenticator extends McpHttpAuthenticator {
         if (error) {
           this.logger.error(`Cannot verify access tokens: ${(error as Error)?.message ?? String(error)}`);
           reject(
-            new McpHttpChallenge(503, { 'Retry-After': '5' }, {
-              error: 'temporarily_unavailable',
-              error_description: 'The access token cannot be verified right now',
-            }),
+            new McpHttpChallenge(
+              503,
+              { 'Retry-After': '5' },
+              {
+                error: 'temporarily_unavailable',
+                error_description: 'The access token cannot be verified right now',
+              },
+            ),
           );
         } else if (isMcpOAuth2User(user)) {
           resolve(user);
@@ -75,7 +79,9 @@ export class McpBearerAuthenticator extends McpHttpAuthenticator {
         res: ServerResponse,
         next: (error?: unknown) => void,
       ) => void;
-      middleware(req, res, (error?: unknown) => onOutcome(error ?? new Error('passport did not decide'), false, undefined));
+      middleware(req, res, (error?: unknown) =>
+        onOutcome(error ?? new Error('passport did not decide'), false, undefined),
+      );
     });
   }
 }

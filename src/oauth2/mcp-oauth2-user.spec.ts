@@ -10,7 +10,12 @@ describe('McpOAuth2User', () => {
 
   it('builds a frozen user with the client id from client_id or azp', () => {
     const user = toMcpOAuth2User({ sub: 'alice', scope: 'x', client_id: 'app' });
-    expect(user).toEqual({ sub: 'alice', scopes: ['x'], clientId: 'app', claims: { sub: 'alice', scope: 'x', client_id: 'app' } });
+    expect(user).toEqual({
+      sub: 'alice',
+      scopes: ['x'],
+      clientId: 'app',
+      claims: { sub: 'alice', scope: 'x', client_id: 'app' },
+    });
     expect(Object.isFrozen(user)).toBe(true);
     expect(toMcpOAuth2User({ sub: 'bob', azp: 'web' }).clientId).toBe('web');
     expect(toMcpOAuth2User({ sub: 'bob' })).not.toHaveProperty('clientId');

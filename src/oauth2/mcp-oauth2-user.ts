@@ -30,7 +30,12 @@ export function scopesOf(claims: JWTPayload): string[] {
 
 /** Builds the user from verified claims. */
 export function toMcpOAuth2User(claims: JWTPayload): McpOAuth2User {
-  const clientId = typeof claims['client_id'] === 'string' ? claims['client_id'] : typeof claims['azp'] === 'string' ? claims['azp'] : undefined;
+  const clientId =
+    typeof claims['client_id'] === 'string'
+      ? claims['client_id']
+      : typeof claims['azp'] === 'string'
+        ? claims['azp']
+        : undefined;
   return Object.freeze({
     sub: claims.sub as string,
     scopes: Object.freeze(scopesOf(claims)),

@@ -2,7 +2,11 @@ import { Inject, Injectable, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import passport from 'passport';
 import { McpAccessPolicy } from '../dispatch/mcp-access-policy.js';
-import { INTEGRATION_ACCESS_POLICY, INTEGRATION_HTTP_AUTHENTICATOR, INTEGRATION_PRINCIPAL_SOURCE } from '../mcp.tokens.js';
+import {
+  INTEGRATION_ACCESS_POLICY,
+  INTEGRATION_HTTP_AUTHENTICATOR,
+  INTEGRATION_PRINCIPAL_SOURCE,
+} from '../mcp.tokens.js';
 import { McpPrincipalSource } from '../mrtr/mcp-principal.source.js';
 import { McpHttpAuthenticator } from '../transport/http/mcp-http-authenticator.js';
 import { McpBearerAuthenticator } from './mcp-bearer.authenticator.js';
@@ -16,7 +20,11 @@ import { McpScopeAccessPolicy } from './mcp-scope.access-policy.js';
 import { ProtectedResourceMetadataRoutes } from './protected-resource-metadata.js';
 import { McpScopes } from './mcp-scopes.decorator.js';
 
-const OPTIONS: McpOAuth2Options = { issuer: 'https://auth.example.com', audience: 'https://mcp.example.com/mcp', requiredScopes: ['mcp:tools'] };
+const OPTIONS: McpOAuth2Options = {
+  issuer: 'https://auth.example.com',
+  audience: 'https://mcp.example.com/mcp',
+  requiredScopes: ['mcp:tools'],
+};
 
 /** Stands for the core module: it can inject the slots only because McpOAuth2Module is global. */
 @Injectable()
@@ -38,7 +46,9 @@ class ScopedTools {
 
 describe('McpOAuth2Module', () => {
   it('fills the three integration slots with its own classes, visible from other modules', async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [ConsumerModule, McpOAuth2Module.forRoot(OPTIONS)] }).compile();
+    const moduleRef = await Test.createTestingModule({
+      imports: [ConsumerModule, McpOAuth2Module.forRoot(OPTIONS)],
+    }).compile();
     const { principal, policy, authenticator } = moduleRef.get(SlotReader);
     expect(principal).toBeInstanceOf(McpOAuth2PrincipalSource);
     expect(principal).toBeInstanceOf(McpPrincipalSource);
@@ -68,7 +78,9 @@ describe('McpOAuth2Module', () => {
         }),
       ],
     }).compile();
-    expect(moduleRef.get(ProtectedResourceMetadataRoutes).metadata.authorization_servers).toEqual(['https://login.example.com']);
+    expect(moduleRef.get(ProtectedResourceMetadataRoutes).metadata.authorization_servers).toEqual([
+      'https://login.example.com',
+    ]);
   });
 
   it('takes options from forRootAsync with useClass', async () => {
@@ -77,17 +89,27 @@ describe('McpOAuth2Module', () => {
         return { ...OPTIONS, resourceDocumentation: 'https://docs.example.com/mcp' };
       }
     }
-    const moduleRef = await Test.createTestingModule({ imports: [McpOAuth2Module.forRootAsync({ useClass: OptionsFactory })] }).compile();
-    expect(moduleRef.get(ProtectedResourceMetadataRoutes).metadata.resource_documentation).toBe('https://docs.example.com/mcp');
+    const moduleRef = await Test.createTestingModule({
+      imports: [McpOAuth2Module.forRootAsync({ useClass: OptionsFactory })],
+    }).compile();
+    expect(moduleRef.get(ProtectedResourceMetadataRoutes).metadata.resource_documentation).toBe(
+      'https://docs.example.com/mcp',
+    );
   });
 
   it('fails at startup with a message saying what to set', async () => {
     await expect(
-      Test.createTestingModule({ imports: [McpOAuth2Module.forRoot({ audience: 'https://mcp.example.com/mcp' })] }).compile(),
+      Test.createTestingModule({
+        imports: [McpOAuth2Module.forRoot({ audience: 'https://mcp.example.com/mcp' })],
+      }).compile(),
     ).rejects.toThrow(/issuer: set the token issuer/);
     await expect(
       Test.createTestingModule({
-        imports: [McpOAuth2Module.forRootAsync({ useFactory: () => ({ issuer: 'https://auth.example.com' }) as McpOAuth2Options })],
+        imports: [
+          McpOAuth2Module.forRootAsync({
+            useFactory: () => ({ issuer: 'https://auth.example.com' }) as McpOAuth2Options,
+          }),
+        ],
       }).compile(),
     ).rejects.toThrow(/audience: set it to the canonical URI/);
   });

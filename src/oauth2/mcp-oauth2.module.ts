@@ -1,6 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { INTEGRATION_ACCESS_POLICY, INTEGRATION_HTTP_AUTHENTICATOR, INTEGRATION_PRINCIPAL_SOURCE } from '../mcp.tokens.js';
+import {
+  INTEGRATION_ACCESS_POLICY,
+  INTEGRATION_HTTP_AUTHENTICATOR,
+  INTEGRATION_PRINCIPAL_SOURCE,
+} from '../mcp.tokens.js';
 import { AccessTokenVerifier } from './access-token.verifier.js';
 import { McpBearerAuthenticator } from './mcp-bearer.authenticator.js';
 import { MCP_OAUTH2_CONFIG } from './mcp-oauth2.constants.js';

@@ -11,7 +11,10 @@ const problemsOf = (options: unknown): string => {
 
 describe('resolveMcpOAuth2Options', () => {
   it('applies defaults and derives the metadata locations from the audience path', () => {
-    const config = resolveMcpOAuth2Options({ issuer: 'https://auth.example.com', audience: 'https://mcp.example.com/mcp' });
+    const config = resolveMcpOAuth2Options({
+      issuer: 'https://auth.example.com',
+      audience: 'https://mcp.example.com/mcp',
+    });
     expect(config).toMatchObject({
       audience: 'https://mcp.example.com/mcp',
       issuer: 'https://auth.example.com',
@@ -27,21 +30,28 @@ describe('resolveMcpOAuth2Options', () => {
   });
 
   it('serves only the root location for an audience without a path', () => {
-    const config = resolveMcpOAuth2Options({ jwksUri: 'https://auth.example.com/jwks', authorizationServers: ['https://auth.example.com'], audience: 'https://mcp.example.com' });
+    const config = resolveMcpOAuth2Options({
+      jwksUri: 'https://auth.example.com/jwks',
+      authorizationServers: ['https://auth.example.com'],
+      audience: 'https://mcp.example.com',
+    });
     expect(config.resourceMetadataUrl).toBe('https://mcp.example.com/.well-known/oauth-protected-resource');
     expect(config.resourceMetadataPaths).toEqual(['/.well-known/oauth-protected-resource']);
     expect(config.issuer).toBeUndefined();
   });
 
   it('keeps a port and a nested path, dropping a trailing slash', () => {
-    const config = resolveMcpOAuth2Options({ issuer: 'http://127.0.0.1:4000', audience: 'http://127.0.0.1:3000/api/mcp/' });
+    const config = resolveMcpOAuth2Options({
+      issuer: 'http://127.0.0.1:4000',
+      audience: 'http://127.0.0.1:3000/api/mcp/',
+    });
     expect(config.audience).toBe('http://127.0.0.1:3000/api/mcp/');
     expect(config.resourceMetadataUrl).toBe('http://127.0.0.1:3000/.well-known/oauth-protected-resource/api/mcp');
   });
 
   it('says what to set when the audience and the issuer are missing', () => {
     const message = problemsOf({});
-    expect(message).toMatch(/^Invalid McpOAuth2Module options:\n  - /);
+    expect(message).toMatch(/^Invalid McpOAuth2Module options:\n {2}- /);
     expect(message).toMatch(/audience: set it to the canonical URI of the MCP endpoint/);
     expect(message).toMatch(/issuer: set the token issuer .* or set jwksUri/);
     expect(message).toMatch(/authorizationServers: set at least one/);
@@ -68,7 +78,9 @@ describe('resolveMcpOAuth2Options', () => {
     [{ resourceDocumentation: 'docs' }, /resourceDocumentation: "docs" is not an absolute URL/],
     [{ resourceName: ' ' }, /resourceName: set a non-empty string/],
   ])('refuses %j', (override, expected) => {
-    expect(problemsOf({ issuer: 'https://auth.example.com', audience: 'https://mcp.example.com/mcp', ...override })).toMatch(expected);
+    expect(
+      problemsOf({ issuer: 'https://auth.example.com', audience: 'https://mcp.example.com/mcp', ...override }),
+    ).toMatch(expected);
   });
 
   it('lists every problem at once', () => {
@@ -77,6 +89,8 @@ describe('resolveMcpOAuth2Options', () => {
   });
 
   it('accepts localhost and [::1] over http, for development', () => {
-    expect(() => resolveMcpOAuth2Options({ issuer: 'http://localhost:8080', audience: 'http://[::1]:3000/mcp' })).not.toThrow();
+    expect(() =>
+      resolveMcpOAuth2Options({ issuer: 'http://localhost:8080', audience: 'http://[::1]:3000/mcp' }),
+    ).not.toThrow();
   });
 });

@@ -74,7 +74,17 @@ export interface McpOAuth2Config {
 
 /** JWS algorithms with a public verification key. HMAC is refused: the issuer's secret is not ours. */
 export const ASYMMETRIC_ALGORITHMS: readonly string[] = [
-  'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
 ];
 
 const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
@@ -122,7 +132,10 @@ export function resolveMcpOAuth2Options(options: McpOAuth2Options | undefined): 
   let authorizationServers: string[] = [];
   if (o.authorizationServers === undefined) {
     if (o.issuer !== undefined) authorizationServers = [o.issuer];
-    else problems.push('authorizationServers: set at least one authorization server URL (RFC 9728 requires one), or set issuer');
+    else
+      problems.push(
+        'authorizationServers: set at least one authorization server URL (RFC 9728 requires one), or set issuer',
+      );
   } else if (!Array.isArray(o.authorizationServers) || o.authorizationServers.length === 0) {
     problems.push('authorizationServers: set a non-empty array of authorization server URLs');
   } else {
@@ -144,7 +157,9 @@ export function resolveMcpOAuth2Options(options: McpOAuth2Options | undefined): 
 
   const algorithms = o.algorithms === undefined ? ASYMMETRIC_ALGORITHMS : [...o.algorithms];
   if (algorithms.length === 0 || algorithms.some((alg) => !ASYMMETRIC_ALGORITHMS.includes(alg))) {
-    problems.push(`algorithms: choose one or more of ${ASYMMETRIC_ALGORITHMS.join(', ')} (symmetric and "none" are refused)`);
+    problems.push(
+      `algorithms: choose one or more of ${ASYMMETRIC_ALGORITHMS.join(', ')} (symmetric and "none" are refused)`,
+    );
   }
 
   const jwks = {

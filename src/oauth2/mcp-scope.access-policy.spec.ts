@@ -25,7 +25,9 @@ const status: McpAccessTarget = { kind: 'tool', name: 'status', handlerClass: Or
 
 const user = (sub: string, scopes: string[]): McpOAuth2User => ({ sub, scopes, claims: { sub } });
 const overHttp = (reqUser?: unknown): McpExchange =>
-  ({ transport: { kind: 'http', request: { headers: {}, user: reqUser } as unknown as IncomingMessage } }) as McpExchange;
+  ({
+    transport: { kind: 'http', request: { headers: {}, user: reqUser } as unknown as IncomingMessage },
+  }) as McpExchange;
 const overStdio = { transport: { kind: 'stdio' } } as McpExchange;
 
 const thrown = (fn: () => void): McpHttpChallenge => {

@@ -36,7 +36,10 @@ export class McpScopeAccessPolicy extends McpAccessPolicy {
     if (needed.length === 0 || exchange.transport.kind !== 'http') return;
     const granted = grantedScopes(exchange);
     if (granted === null) {
-      throw unauthorizedChallenge({ resourceMetadataUrl: this.config.resourceMetadataUrl, scopes: this.allNeeded(needed) });
+      throw unauthorizedChallenge({
+        resourceMetadataUrl: this.config.resourceMetadataUrl,
+        scopes: this.allNeeded(needed),
+      });
     }
     if (!needed.every((scope) => granted.includes(scope))) {
       throw insufficientScopeChallenge(this.config.resourceMetadataUrl, this.allNeeded(needed));

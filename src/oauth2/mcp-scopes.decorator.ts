@@ -33,6 +33,8 @@ export function getMcpScopes(handlerClass: Function, handlerName: string): strin
   const method = (handlerClass.prototype as Record<string, unknown> | undefined)?.[handlerName];
   const onClass = (Reflect.getMetadata(MCP_SCOPES_METADATA, handlerClass) as string[] | undefined) ?? [];
   const onMethod =
-    typeof method === 'function' ? ((Reflect.getMetadata(MCP_SCOPES_METADATA, method) as string[] | undefined) ?? []) : [];
+    typeof method === 'function'
+      ? ((Reflect.getMetadata(MCP_SCOPES_METADATA, method) as string[] | undefined) ?? [])
+      : [];
   return [...new Set([...onClass, ...onMethod])];
 }

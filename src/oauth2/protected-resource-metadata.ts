@@ -80,7 +80,13 @@ export class ProtectedResourceMetadataRoutes implements OnModuleInit {
     for (const wrapper of this.discovery.getProviders()) {
       // Metadata lives on classes, so no instance is needed (request-scoped tools count too).
       const metatype = wrapper.metatype as Function | null | undefined;
-      if (wrapper.isNotMetatype || wrapper.isFactory || typeof metatype !== 'function' || typeof metatype.prototype !== 'object') continue;
+      if (
+        wrapper.isNotMetatype ||
+        wrapper.isFactory ||
+        typeof metatype !== 'function' ||
+        typeof metatype.prototype !== 'object'
+      )
+        continue;
       for (const name of this.scanner.getAllMethodNames(metatype.prototype as object)) {
         for (const scope of getMcpScopes(metatype, name)) found.add(scope);
       }

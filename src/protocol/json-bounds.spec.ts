@@ -14,11 +14,15 @@ describe('jsonBoundsProblem', () => {
 
   it('names nesting past the bound, without recursion even 100,000 levels deep', () => {
     expect(jsonBoundsProblem(nested(33), 32)).toBe('is nested deeper than 32 levels');
-    expect(jsonBoundsProblem(JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`), 32)).toBe('is nested deeper than 32 levels');
+    expect(jsonBoundsProblem(JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`), 32)).toBe(
+      'is nested deeper than 32 levels',
+    );
   });
 
   it('names numbers JSON cannot carry', () => {
-    expect(jsonBoundsProblem(JSON.parse('{"a":[1e400]}'), 32)).toBe('holds a number outside the range JSON numbers can carry');
+    expect(jsonBoundsProblem(JSON.parse('{"a":[1e400]}'), 32)).toBe(
+      'holds a number outside the range JSON numbers can carry',
+    );
     expect(jsonBoundsProblem(JSON.parse('-1e999'), 32)).toBe('holds a number outside the range JSON numbers can carry');
   });
 });

@@ -16,7 +16,8 @@ export function jsonBoundsProblem(value: unknown, maxDepth: number): string | un
     if (typeof current !== 'object' || current === null) continue;
     if (depth >= maxDepth) return `is nested deeper than ${maxDepth} levels`;
     const children = Array.isArray(current) ? current : isJsonObject(current) ? Object.values(current) : [];
-    for (const child of children) if (typeof child === 'object' || typeof child === 'number') stack.push({ value: child, depth: depth + 1 });
+    for (const child of children)
+      if (typeof child === 'object' || typeof child === 'number') stack.push({ value: child, depth: depth + 1 });
   }
   return undefined;
 }

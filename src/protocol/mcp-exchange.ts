@@ -4,8 +4,7 @@ import type { ClientCapabilities, Implementation, LoggingLevel } from './wire-ty
 
 /** Where a request came from. Handlers reach the raw HTTP request through it (guards, auth). */
 export type McpTransportInfo =
-  | { readonly kind: 'http'; readonly request: IncomingMessage }
-  | { readonly kind: 'stdio' };
+  { readonly kind: 'http'; readonly request: IncomingMessage } | { readonly kind: 'stdio' };
 
 /**
  * One JSON-RPC request as the server sees it, after the `_meta` envelope was checked.

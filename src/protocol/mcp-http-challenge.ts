@@ -14,4 +14,3 @@ export class McpHttpChallenge extends Error {
     this.name = 'McpHttpChallenge';
   }
 }
-

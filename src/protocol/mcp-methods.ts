@@ -22,4 +22,8 @@ export type McpMethod = (typeof McpMethod)[keyof typeof McpMethod];
  * The only methods that may answer `input_required` (SEP-2322) and accept `inputResponses` /
  * `requestState`; they are also the ones whose HTTP requests carry an `Mcp-Name` header.
  */
-export const MRTR_METHODS: ReadonlySet<string> = new Set([McpMethod.ToolsCall, McpMethod.PromptsGet, McpMethod.ResourcesRead]);
+export const MRTR_METHODS: ReadonlySet<string> = new Set([
+  McpMethod.ToolsCall,
+  McpMethod.PromptsGet,
+  McpMethod.ResourcesRead,
+]);

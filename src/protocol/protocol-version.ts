@@ -20,5 +20,7 @@ export function isModernProtocolVersion(version: string): boolean {
 
 /** The 2025 negotiation rule: echo a supported requested version, else offer the latest. */
 export function negotiateLegacyVersion(requested: unknown): string {
-  return typeof requested === 'string' && LEGACY_PROTOCOL_VERSIONS.includes(requested) ? requested : LEGACY_PROTOCOL_VERSIONS[0]!;
+  return typeof requested === 'string' && LEGACY_PROTOCOL_VERSIONS.includes(requested)
+    ? requested
+    : LEGACY_PROTOCOL_VERSIONS[0]!;
 }

@@ -88,32 +88,59 @@ export interface Annotations {
  *
  * @publicApi
  */
-export interface TextContent { type: 'text'; text: string; annotations?: Annotations; _meta?: Record<string, unknown> }
+export interface TextContent {
+  type: 'text';
+  text: string;
+  annotations?: Annotations;
+  _meta?: Record<string, unknown>;
+}
 /**
  * An image content block; `data` is base64 and `mimeType` says its format (e.g. `image/png`).
  *
  * @publicApi
  */
-export interface ImageContent { type: 'image'; data: string; mimeType: string; annotations?: Annotations; _meta?: Record<string, unknown> }
+export interface ImageContent {
+  type: 'image';
+  data: string;
+  mimeType: string;
+  annotations?: Annotations;
+  _meta?: Record<string, unknown>;
+}
 /**
  * An audio content block; `data` is base64 and `mimeType` says its format (e.g. `audio/wav`).
  *
  * @publicApi
  */
-export interface AudioContent { type: 'audio'; data: string; mimeType: string; annotations?: Annotations; _meta?: Record<string, unknown> }
+export interface AudioContent {
+  type: 'audio';
+  data: string;
+  mimeType: string;
+  annotations?: Annotations;
+  _meta?: Record<string, unknown>;
+}
 
 /**
  * The contents of a textual resource, as returned by `resources/read` or embedded in content.
  *
  * @publicApi
  */
-export interface TextResourceContents { uri: string; mimeType?: string; text: string; _meta?: Record<string, unknown> }
+export interface TextResourceContents {
+  uri: string;
+  mimeType?: string;
+  text: string;
+  _meta?: Record<string, unknown>;
+}
 /**
  * The contents of a binary resource; `blob` is base64.
  *
  * @publicApi
  */
-export interface BlobResourceContents { uri: string; mimeType?: string; blob: string; _meta?: Record<string, unknown> }
+export interface BlobResourceContents {
+  uri: string;
+  mimeType?: string;
+  blob: string;
+  _meta?: Record<string, unknown>;
+}
 /**
  * Resource contents, told apart by whether they carry `text` or `blob`.
  *
@@ -126,7 +153,12 @@ export type ResourceContents = TextResourceContents | BlobResourceContents;
  *
  * @publicApi
  */
-export interface EmbeddedResource { type: 'resource'; resource: ResourceContents; annotations?: Annotations; _meta?: Record<string, unknown> }
+export interface EmbeddedResource {
+  type: 'resource';
+  resource: ResourceContents;
+  annotations?: Annotations;
+  _meta?: Record<string, unknown>;
+}
 /**
  * A content block that points at a resource by URI instead of inlining it; the client may read it
  * with `resources/read`. The resource need not appear in `resources/list`.
@@ -206,25 +238,42 @@ export interface CallToolResult {
  *
  * @publicApi
  */
-export interface PromptArgument { name: string; title?: string; description?: string; required?: boolean }
+export interface PromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+}
 /**
  * A prompt as listed by `prompts/list`; `arguments` is optional.
  *
  * @publicApi
  */
-export interface PromptDefinition { name: string; title?: string; description?: string; arguments?: PromptArgument[] }
+export interface PromptDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+}
 /**
  * One message of a rendered prompt, with a single content block.
  *
  * @publicApi
  */
-export interface PromptMessage { role: 'user' | 'assistant'; content: ContentBlock }
+export interface PromptMessage {
+  role: 'user' | 'assistant';
+  content: ContentBlock;
+}
 /**
  * The final result of `prompts/get`: the prompt rendered into messages.
  *
  * @publicApi
  */
-export interface GetPromptResult { description?: string; messages: PromptMessage[]; _meta?: Record<string, unknown> }
+export interface GetPromptResult {
+  description?: string;
+  messages: PromptMessage[];
+  _meta?: Record<string, unknown>;
+}
 
 /**
  * A concrete resource as listed by `resources/list`; `size` is in bytes, if known.
@@ -260,7 +309,10 @@ export interface ResourceTemplateDefinition {
  *
  * @publicApi
  */
-export interface ReadResourceResult { contents: ResourceContents[]; _meta?: Record<string, unknown> }
+export interface ReadResourceResult {
+  contents: ResourceContents[];
+  _meta?: Record<string, unknown>;
+}
 
 /* ---- Multi round-trip requests (SEP-2322) ---- */
 
@@ -270,7 +322,9 @@ export interface ReadResourceResult { contents: ResourceContents[]; _meta?: Reco
  *
  * @publicApi
  */
-export type PrimitiveSchemaDefinition = Record<string, unknown> & { type: 'string' | 'number' | 'integer' | 'boolean' | 'array' };
+export type PrimitiveSchemaDefinition = Record<string, unknown> & {
+  type: 'string' | 'number' | 'integer' | 'boolean' | 'array';
+};
 
 /**
  * The form a form-mode elicitation asks the user to fill in: a flat object of primitive properties.
@@ -291,14 +345,22 @@ export interface RequestedSchema {
  *
  * @publicApi
  */
-export interface ElicitRequestFormParams { mode?: 'form'; message: string; requestedSchema: RequestedSchema }
+export interface ElicitRequestFormParams {
+  mode?: 'form';
+  message: string;
+  requestedSchema: RequestedSchema;
+}
 /**
  * Params of a URL-mode `elicitation/create`: the user is sent to `url` for an out-of-band step. Needs
  * `elicitation.url`; 2026-07-28 has no `elicitationId`, so any correlation id goes in requestState.
  *
  * @publicApi
  */
-export interface ElicitRequestUrlParams { mode: 'url'; message: string; url: string }
+export interface ElicitRequestUrlParams {
+  mode: 'url';
+  message: string;
+  url: string;
+}
 /**
  * Params of an `elicitation/create` input request, in form or URL mode.
  *
@@ -328,7 +390,10 @@ export interface ElicitResult {
  *
  * @publicApi
  */
-export interface SamplingMessage { role: 'user' | 'assistant'; content: ContentBlock | ContentBlock[] }
+export interface SamplingMessage {
+  role: 'user' | 'assistant';
+  content: ContentBlock | ContentBlock[];
+}
 /**
  * Params of a `sampling/createMessage` input request, which asks the client's LLM for a completion.
  * Sampling is deprecated but still allowed; `tools`/`toolChoice` need `sampling.tools`, and
@@ -366,13 +431,18 @@ export interface CreateMessageResult {
  *
  * @publicApi
  */
-export interface Root { uri: string; name?: string }
+export interface Root {
+  uri: string;
+  name?: string;
+}
 /**
  * The client's answer to a `roots/list` input request. Roots are deprecated but still allowed.
  *
  * @publicApi
  */
-export interface ListRootsResult { roots: Root[] }
+export interface ListRootsResult {
+  roots: Root[];
+}
 
 /**
  * One entry of `InputRequiredResult.inputRequests`: a bare `{ method, params }` with no `jsonrpc` or

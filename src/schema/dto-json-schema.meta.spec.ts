@@ -49,7 +49,13 @@ class BookTable {
   @IsOptional() @IsBoolean() vip?: boolean;
   @IsOptional() @IsUUID() requestId?: string;
   @ValidateNested() @Type(() => Guest) host!: Guest;
-  @IsOptional() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(3) @ValidateNested({ each: true }) @Type(() => Guest) guests?: Guest[];
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(3)
+  @ValidateNested({ each: true })
+  @Type(() => Guest)
+  guests?: Guest[];
   @IsOptional() @IsArray() @IsString({ each: true }) tags?: string[];
 }
 
@@ -76,7 +82,19 @@ describe('dtoToJsonSchema against an independent JSON Schema 2020-12 validator',
 
   it.each<[string, Record<string, unknown>, boolean]>([
     ['the minimal valid call', valid, true],
-    ['every optional argument', { ...valid, notes: 'window', budget: 80, vip: true, requestId: '2f1c6b1e-9a43-4c1e-8f5e-1b2a3c4d5e6f', guests: [{ name: 'Bo' }], tags: ['quiet'] }, true],
+    [
+      'every optional argument',
+      {
+        ...valid,
+        notes: 'window',
+        budget: 80,
+        vip: true,
+        requestId: '2f1c6b1e-9a43-4c1e-8f5e-1b2a3c4d5e6f',
+        guests: [{ name: 'Bo' }],
+        tags: ['quiet'],
+      },
+      true,
+    ],
     ['an unknown argument (stripped, not rejected)', { ...valid, extra: 1 }, true],
     ['a region outside the list', { ...valid, region: 'asia' }, false],
     ['a party too large', { ...valid, partySize: 13 }, false],
@@ -99,6 +117,9 @@ describe('dtoToJsonSchema against an independent JSON Schema 2020-12 validator',
     ['a boolean sent as a string', { ...valid, vip: 'true' }, false],
   ])('agrees with validateDto on %s (valid: %s)', (_label, args, expected) => {
     const json = JSON.parse(JSON.stringify(args)) as unknown;
-    expect({ schema: ajv.validate(schema, json), dto: validateDto(BookTable, json).ok }).toEqual({ schema: expected, dto: expected });
+    expect({ schema: ajv.validate(schema, json), dto: validateDto(BookTable, json).ok }).toEqual({
+      schema: expected,
+      dto: expected,
+    });
   });
 });

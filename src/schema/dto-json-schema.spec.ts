@@ -87,8 +87,23 @@ describe('dtoToJsonSchema', () => {
         comment: { type: 'string' },
       },
       required: [
-        'name', 'code', 'ratio', 'count', 'vip', 'email', 'website', 'id', 'at', 'since',
-        'size', 'cuisine', 'priority', 'ref', 'note', 'meta', 'tags',
+        'name',
+        'code',
+        'ratio',
+        'count',
+        'vip',
+        'email',
+        'website',
+        'id',
+        'at',
+        'since',
+        'size',
+        'cuisine',
+        'priority',
+        'ref',
+        'note',
+        'meta',
+        'tags',
       ],
     });
   });
@@ -100,7 +115,10 @@ describe('dtoToJsonSchema', () => {
   });
 
   it('takes the type from design:type when no rule decides it, and ignores unknown validators', () => {
-    const isEven = ValidateBy({ name: 'isEven', validator: { validate: (v: unknown) => typeof v === 'number' && v % 2 === 0 } });
+    const isEven = ValidateBy({
+      name: 'isEven',
+      validator: { validate: (v: unknown) => typeof v === 'number' && v % 2 === 0 },
+    });
     class Loose {
       @IsHexColor() colour!: string;
       @isEven count!: number;
@@ -214,7 +232,9 @@ describe('dtoToJsonSchema', () => {
     it('merges title, description, examples and default into the property schema', () => {
       class Annotated {
         @McpProperty({ title: 'Party size', description: 'Number of guests', examples: [2, 4], default: 2 })
-        @IsInt() @Min(1) @Max(12)
+        @IsInt()
+        @Min(1)
+        @Max(12)
         partySize!: number;
       }
       const property = (dtoToJsonSchema(Annotated).properties as Record<string, object>).partySize;
@@ -227,7 +247,15 @@ describe('dtoToJsonSchema', () => {
         default: 2,
         examples: [2, 4],
       });
-      expect(Object.keys(property)).toEqual(['title', 'description', 'type', 'minimum', 'maximum', 'default', 'examples']);
+      expect(Object.keys(property)).toEqual([
+        'title',
+        'description',
+        'type',
+        'minimum',
+        'maximum',
+        'default',
+        'examples',
+      ]);
     });
 
     it('makes a property with a field initializer optional and uses the initializer as default', () => {
@@ -237,7 +265,10 @@ describe('dtoToJsonSchema', () => {
       }
       expect(dtoToJsonSchema(WithDefault)).toEqual({
         type: 'object',
-        properties: { unit: { type: 'string', enum: ['metric', 'imperial'], default: 'metric' }, days: { type: 'integer' } },
+        properties: {
+          unit: { type: 'string', enum: ['metric', 'imperial'], default: 'metric' },
+          days: { type: 'integer' },
+        },
         required: ['days'],
       });
     });

@@ -65,7 +65,11 @@ function compile(dto: Function): CompiledSchema {
 }
 
 /** `headers` collects the top level's header declarations; nested levels pass `undefined`. */
-function objectSchema(dto: Function, enclosing: readonly Function[], headers: McpHeaderParam[] | undefined): JsonSchema {
+function objectSchema(
+  dto: Function,
+  enclosing: readonly Function[],
+  headers: McpHeaderParam[] | undefined,
+): JsonSchema {
   if (enclosing.includes(dto)) return { type: 'object' };
   const path = [...enclosing, dto];
   const properties: Record<string, JsonSchema> = {};
@@ -91,7 +95,10 @@ function propertySchema(property: DtoPropertyModel, path: readonly Function[]): 
     if (Object.keys(itemSchema).length > 0) body.items = itemSchema;
   } else {
     // On a non-array value class-validator applies `each` rules to the value itself.
-    const draft = property.eachRules.length > 0 ? draftFromRules([...property.rules, ...property.eachRules], property.designType) : valueDraft;
+    const draft =
+      property.eachRules.length > 0
+        ? draftFromRules([...property.rules, ...property.eachRules], property.designType)
+        : valueDraft;
     body = nested ? mergeInto(nested, withoutType(renderDraft(draft))) : renderDraft(draft);
   }
   return annotate(body, property);

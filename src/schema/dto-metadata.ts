@@ -100,7 +100,11 @@ function buildModel(dto: Function): DtoModel {
 /** Base-class properties first, then each subclass's, each in declaration order. */
 function groupInDeclarationOrder(dto: Function, rules: ValidationRule[]): Map<string, ValidationRule[]> {
   const chain: Function[] = [];
-  for (let cls: unknown = dto; typeof cls === 'function' && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) {
+  for (
+    let cls: unknown = dto;
+    typeof cls === 'function' && cls !== Function.prototype;
+    cls = Object.getPrototypeOf(cls)
+  ) {
     chain.unshift(cls);
   }
   const grouped = new Map<string, ValidationRule[]>();
@@ -117,7 +121,9 @@ function groupInDeclarationOrder(dto: Function, rules: ValidationRule[]): Map<st
 
 function isAsync(storage: MetadataStorage, rule: ValidationRule): boolean {
   if (rule.type === ValidationTypes.PROMISE_VALIDATION) return true;
-  return rule.constraintCls !== undefined && storage.getTargetValidatorConstraints(rule.constraintCls).some((c) => c.async);
+  return (
+    rule.constraintCls !== undefined && storage.getTargetValidatorConstraints(rule.constraintCls).some((c) => c.async)
+  );
 }
 
 /**

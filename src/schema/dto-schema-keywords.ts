@@ -169,7 +169,8 @@ export function draftFromRules(rules: readonly ValidationRule[], fallbackType?: 
     }
   }
 
-  draft.type = TYPE_PRECEDENCE.find((t) => declared.has(t)) ?? implied ?? enumType(draft.enum) ?? designJsonType(fallbackType);
+  draft.type =
+    TYPE_PRECEDENCE.find((t) => declared.has(t)) ?? implied ?? enumType(draft.enum) ?? designJsonType(fallbackType);
   if (notEmpty && draft.type === 'string') draft.minLength = tighterMin(draft.minLength, 1);
   return draft;
 }
@@ -260,5 +261,10 @@ function tighterMax(current: number | undefined, candidate: unknown): number | u
 }
 
 function isPrimitiveJson(value: unknown): value is string | number | boolean | null {
-  return value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+  return (
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value))
+  );
 }

@@ -63,18 +63,42 @@ describe('validateDto', () => {
     ['a number above @Max', { partySize: 13 }, ['partySize: partySize must not be greater than 12']],
     ['a number below @Min', { partySize: 0 }, ['partySize: partySize must not be less than 1']],
     ['a non-integer', { partySize: 2.5 }, ['partySize: partySize must be an integer number']],
-    ['a string where a number belongs (no implicit conversion)', { partySize: '4' }, [
-      'partySize: partySize must not be greater than 12',
-      'partySize: partySize must not be less than 1',
-      'partySize: partySize must be an integer number',
-    ]],
+    [
+      'a string where a number belongs (no implicit conversion)',
+      { partySize: '4' },
+      [
+        'partySize: partySize must not be greater than 12',
+        'partySize: partySize must not be less than 1',
+        'partySize: partySize must be an integer number',
+      ],
+    ],
     ['a too-long string', { code: 'ABCDEF' }, ['code: code must be shorter than or equal to 5 characters']],
-    ['a value outside the enum', { seating: 'roof' }, ['seating: seating must be one of the following values: indoor, terrace']],
-    ['a value outside @IsIn', { unit: 'furlongs' }, ['unit: unit must be one of the following values: metric, imperial']],
+    [
+      'a value outside the enum',
+      { seating: 'roof' },
+      ['seating: seating must be one of the following values: indoor, terrace'],
+    ],
+    [
+      'a value outside @IsIn',
+      { unit: 'furlongs' },
+      ['unit: unit must be one of the following values: metric, imperial'],
+    ],
     ['a bad nested email', { guest: { name: 'Ada', email: 'nope' } }, ['guest.email: email must be an email']],
-    ['a nested value that is not an object', { guest: 'Ada' }, ['guest: nested property guest must be either object or array']],
-    ['a bad element of a nested array', { guests: [{ name: 'Bo' }, { name: 7 }] }, ['guests[1].name: name must be a string']],
-    ['too many array elements', { guests: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] }, ['guests: guests must contain no more than 2 elements']],
+    [
+      'a nested value that is not an object',
+      { guest: 'Ada' },
+      ['guest: nested property guest must be either object or array'],
+    ],
+    [
+      'a bad element of a nested array',
+      { guests: [{ name: 'Bo' }, { name: 7 }] },
+      ['guests[1].name: name must be a string'],
+    ],
+    [
+      'too many array elements',
+      { guests: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] },
+      ['guests: guests must contain no more than 2 elements'],
+    ],
     ['a missing nested object', { guest: undefined }, ['guest: guest is required']],
     ['a missing name in a nested array element', { guests: [{}] }, ['guests[0].name: name must be a string']],
   ])('reports %s with its path', (_label, change, expected) => {
@@ -107,14 +131,22 @@ describe('validateDto', () => {
     }
     expect(validateDto(AllOptional, undefined)).toEqual({ ok: true, value: expect.any(AllOptional) });
     expect(violationsOf(validateDto(Booking, undefined))).toContain('guest: guest is required');
-    expect(validateDto(Booking, [1, 2])).toEqual({ ok: false, violations: ['arguments must be an object, got an array'] });
-    expect(validateDto(Booking, 'hello')).toEqual({ ok: false, violations: ['arguments must be an object, got a string'] });
+    expect(validateDto(Booking, [1, 2])).toEqual({
+      ok: false,
+      violations: ['arguments must be an object, got an array'],
+    });
+    expect(validateDto(Booking, 'hello')).toEqual({
+      ok: false,
+      violations: ['arguments must be an object, got a string'],
+    });
     expect(validateDto(Booking, null)).toEqual({ ok: false, violations: ['arguments must be an object, got null'] });
     expect(validateDto(Booking, 42)).toEqual({ ok: false, violations: ['arguments must be an object, got a number'] });
   });
 
   it('is not fooled by __proto__ or constructor keys', () => {
-    const raw = JSON.parse('{"partySize":4,"code":"A","seating":"indoor","guest":{"name":"A"},"__proto__":{"polluted":true},"constructor":{"x":1}}') as unknown;
+    const raw = JSON.parse(
+      '{"partySize":4,"code":"A","seating":"indoor","guest":{"name":"A"},"__proto__":{"polluted":true},"constructor":{"x":1}}',
+    ) as unknown;
     const result = validateDto(Booking, raw);
     expect(result.ok).toBe(true);
     const value = (result as { value: object }).value;
@@ -126,7 +158,10 @@ describe('validateDto', () => {
     class Described {
       @McpProperty({ description: 'anything goes' }) payload!: unknown;
     }
-    expect(validateDto(Described, { payload: { a: 1 } })).toEqual({ ok: true, value: expect.objectContaining({ payload: { a: 1 } }) });
+    expect(validateDto(Described, { payload: { a: 1 } })).toEqual({
+      ok: true,
+      value: expect.objectContaining({ payload: { a: 1 } }),
+    });
     expect(validateDto(Described, {})).toEqual({ ok: false, violations: ['payload: payload is required'] });
   });
 
@@ -140,7 +175,10 @@ describe('validateDto', () => {
   it('runs custom synchronous validators', () => {
     const isEven = ValidateBy({
       name: 'isEven',
-      validator: { validate: (v: unknown) => typeof v === 'number' && v % 2 === 0, defaultMessage: () => '$property must be even' },
+      validator: {
+        validate: (v: unknown) => typeof v === 'number' && v % 2 === 0,
+        defaultMessage: () => '$property must be even',
+      },
     });
     class Even {
       @isEven n!: number;
@@ -182,7 +220,9 @@ describe('validateDto', () => {
         @ValidateNested() @Type(() => Bare) bare!: Bare;
       }
       expect(() => compileDtoValidator(NoType)).toThrow(/NoType\.guest: has @ValidateNested\(\) but no @Type/);
-      expect(() => compileDtoValidator(HoldsBare)).toThrow(/^Bare: is used as a nested DTO but has no class-validator decorators/);
+      expect(() => compileDtoValidator(HoldsBare)).toThrow(
+        /^Bare: is used as a nested DTO but has no class-validator decorators/,
+      );
     });
   });
 });

@@ -2,8 +2,6 @@ import { plainToInstance, type ClassTransformOptions } from 'class-transformer';
 import { validateSync, type ValidationError, type ValidatorOptions } from 'class-validator';
 import { DtoDefinitionError } from './dto-definition.error.js';
 import { dtoModel } from './dto-metadata.js';
-// For TSDoc links only.
-import type { dtoToJsonSchema } from './dto-json-schema.js';
 
 /**
  * The outcome of validating raw arguments against a DTO: the DTO instance, or one readable line
@@ -39,7 +37,7 @@ const validators = new WeakMap<Function, DtoValidatorFn>();
  * `{}`, since MCP clients may omit `arguments`; any other non-object (array, string, `null`) is a
  * single violation.
  *
- * Absent properties are held to the `required` list of {@link dtoToJsonSchema}, which is a little
+ * Absent properties are held to the `required` list of `dtoToJsonSchema`, which is a little
  * stricter than class-validator alone: a nested DTO without `@IsOptional()`, or a property with
  * only `@McpProperty()`, must be present (`host: host is required`).
  *

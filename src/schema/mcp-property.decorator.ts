@@ -84,5 +84,6 @@ export function McpProperty(options: McpPropertyOptions = {}): PropertyDecorator
  * @internal
  */
 export function getMcpPropertyOptions(dto: Function, property: string): McpPropertyOptions | undefined {
-  return Reflect.getMetadata(MCP_PROPERTY_METADATA, dto.prototype as object, property) as McpPropertyOptions | undefined;
+  return Reflect.getMetadata(MCP_PROPERTY_METADATA, dto.prototype as object, property) as
+    McpPropertyOptions | undefined;
 }

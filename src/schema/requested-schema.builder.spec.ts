@@ -27,15 +27,43 @@ describe('RequestedSchemaBuilder', () => {
         JSON.stringify({
           type: 'object',
           properties: {
-            name: { type: 'string', title: 'Name', description: 'Full name', minLength: 1, maxLength: 80, default: 'Ann' },
+            name: {
+              type: 'string',
+              title: 'Name',
+              description: 'Full name',
+              minLength: 1,
+              maxLength: 80,
+              default: 'Ann',
+            },
             email: { type: 'string', format: 'email' },
             ratio: { type: 'number', minimum: 0, maximum: 1, default: 0.5 },
             age: { type: 'integer', title: 'Age', minimum: 0, maximum: 150 },
             subscribe: { type: 'boolean', description: 'Newsletter?', default: false },
             size: { type: 'string', enum: ['s', 'm', 'l'], default: 'm' },
-            speed: { type: 'string', title: 'Speed', oneOf: [{ const: 'std', title: 'Standard' }, { const: 'exp', title: 'Express' }] },
-            toppings: { type: 'array', minItems: 1, maxItems: 2, items: { type: 'string', enum: ['ham', 'olives'] }, default: ['ham'] },
-            extras: { type: 'array', items: { anyOf: [{ const: 'bag', title: 'Gift bag' }, { const: 'card', title: 'Card' }] } },
+            speed: {
+              type: 'string',
+              title: 'Speed',
+              oneOf: [
+                { const: 'std', title: 'Standard' },
+                { const: 'exp', title: 'Express' },
+              ],
+            },
+            toppings: {
+              type: 'array',
+              minItems: 1,
+              maxItems: 2,
+              items: { type: 'string', enum: ['ham', 'olives'] },
+              default: ['ham'],
+            },
+            extras: {
+              type: 'array',
+              items: {
+                anyOf: [
+                  { const: 'bag', title: 'Gift bag' },
+                  { const: 'card', title: 'Card' },
+                ],
+              },
+            },
           },
           required: ['name', 'ratio', 'subscribe', 'size', 'speed', 'toppings'],
         }),
@@ -47,7 +75,10 @@ describe('RequestedSchemaBuilder', () => {
     });
 
     it('leaves out required when every field is optional, and allows an empty form', () => {
-      expect(b().boolean('ok', { optional: true }).build()).toEqual({ type: 'object', properties: { ok: { type: 'boolean' } } });
+      expect(b().boolean('ok', { optional: true }).build()).toEqual({
+        type: 'object',
+        properties: { ok: { type: 'boolean' } },
+      });
       expect(b().build()).toEqual({ type: 'object', properties: {} });
     });
 
@@ -60,7 +91,11 @@ describe('RequestedSchemaBuilder', () => {
       const first = builder.build();
       (first.properties['c']!['enum'] as string[]).push('z');
       first.required!.push('y');
-      expect(builder.build()).toEqual({ type: 'object', properties: { c: { type: 'string', enum: ['a', 'b'] } }, required: ['c'] });
+      expect(builder.build()).toEqual({
+        type: 'object',
+        properties: { c: { type: 'string', enum: ['a', 'b'] } },
+        required: ['c'],
+      });
     });
 
     it('keeps a field named __proto__ as an ordinary property', () => {
@@ -110,7 +145,10 @@ describe('RequestedSchemaBuilder', () => {
         .boolean('ok')
         .number('n', { optional: false });
       expectType<
-        Equal<ContentOf<typeof builder>, { size: 's' | 'm'; speed?: 'std' | 'exp'; tags: Array<'x' | 'y'>; ok: boolean; n: number }>
+        Equal<
+          ContentOf<typeof builder>,
+          { size: 's' | 'm'; speed?: 'std' | 'exp'; tags: Array<'x' | 'y'>; ok: boolean; n: number }
+        >
       >();
       expect(Object.keys(builder.build().properties)).toEqual(['size', 'speed', 'tags', 'ok', 'n']);
     });

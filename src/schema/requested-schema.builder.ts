@@ -101,7 +101,14 @@ export class RequestedSchemaBuilder<T = {}> {
         throw new Error(`Field "${name}": the default does not satisfy minLength/maxLength`);
       }
     }
-    return this.add(name, o, { type: 'string', ...describe(o), minLength: min, maxLength: max, format: o.format, default: o.default });
+    return this.add(name, o, {
+      type: 'string',
+      ...describe(o),
+      minLength: min,
+      maxLength: max,
+      format: o.format,
+      default: o.default,
+    });
   }
 
   /** A number field (fractions allowed). */
@@ -129,11 +136,11 @@ export class RequestedSchemaBuilder<T = {}> {
     values: readonly V[],
     options?: O,
   ): Next<T, N, V, O>;
-  choose<N extends string, const M extends Readonly<Record<string, string>>, const O extends ChooseOptions<NoInfer<Extract<keyof M, string>>> = {}>(
-    name: N,
-    values: M,
-    options?: O,
-  ): Next<T, N, Extract<keyof M, string>, O>;
+  choose<
+    N extends string,
+    const M extends Readonly<Record<string, string>>,
+    const O extends ChooseOptions<NoInfer<Extract<keyof M, string>>> = {},
+  >(name: N, values: M, options?: O): Next<T, N, Extract<keyof M, string>, O>;
   choose(name: string, values: ChoiceValues, options?: ChooseOptions): RequestedSchemaBuilder<unknown> {
     const o: ChooseOptions = options ?? {};
     const choices = readChoices(values, name);
@@ -154,11 +161,11 @@ export class RequestedSchemaBuilder<T = {}> {
     values: readonly V[],
     options?: O,
   ): Next<T, N, V[], O>;
-  chooseMany<N extends string, const M extends Readonly<Record<string, string>>, const O extends ChooseManyOptions<NoInfer<Extract<keyof M, string>>> = {}>(
-    name: N,
-    values: M,
-    options?: O,
-  ): Next<T, N, Array<Extract<keyof M, string>>, O>;
+  chooseMany<
+    N extends string,
+    const M extends Readonly<Record<string, string>>,
+    const O extends ChooseManyOptions<NoInfer<Extract<keyof M, string>>> = {},
+  >(name: N, values: M, options?: O): Next<T, N, Array<Extract<keyof M, string>>, O>;
   chooseMany(name: string, values: ChoiceValues, options?: ChooseManyOptions): RequestedSchemaBuilder<unknown> {
     const o: ChooseManyOptions = options ?? {};
     const choices = readChoices(values, name);
@@ -172,7 +179,11 @@ export class RequestedSchemaBuilder<T = {}> {
     if (o.default !== undefined) {
       defaults = [...o.default];
       const known = new Set(choices.map((c) => c.value));
-      if (!defaults.every((v) => known.has(v)) || (min !== undefined && defaults.length < min) || (max !== undefined && defaults.length > max)) {
+      if (
+        !defaults.every((v) => known.has(v)) ||
+        (min !== undefined && defaults.length < min) ||
+        (max !== undefined && defaults.length > max)
+      ) {
         throw new Error(`Field "${name}": the default must be choices within minItems/maxItems`);
       }
     }
@@ -184,7 +195,10 @@ export class RequestedSchemaBuilder<T = {}> {
 
   /** The schema to send: a fresh copy on each call, `required` left out when nothing is required. */
   build(): RequestedSchema {
-    const schema: RequestedSchema = { type: 'object', properties: Object.fromEntries(structuredClone([...this.fields])) };
+    const schema: RequestedSchema = {
+      type: 'object',
+      properties: Object.fromEntries(structuredClone([...this.fields])),
+    };
     if (this.requiredNames.length > 0) schema.required = [...this.requiredNames];
     return schema;
   }
@@ -199,7 +213,10 @@ export class RequestedSchemaBuilder<T = {}> {
         (type === 'number' ? Number.isFinite(o.default) : Number.isInteger(o.default)) &&
         (min === undefined || o.default >= min) &&
         (max === undefined || o.default <= max);
-      if (!ok) throw new Error(`Field "${name}": the default must be a${type === 'integer' ? 'n integer' : ' number'} within minimum/maximum`);
+      if (!ok)
+        throw new Error(
+          `Field "${name}": the default must be a${type === 'integer' ? 'n integer' : ' number'} within minimum/maximum`,
+        );
     }
     return this.add(name, o, { type, ...describe(o), minimum: min, maximum: max, default: o.default });
   }
@@ -255,7 +272,13 @@ function finite(value: number | undefined, option: string, name: string): number
   return value;
 }
 
-function ordered(min: number | undefined, max: number | undefined, minName: string, maxName: string, name: string): void {
+function ordered(
+  min: number | undefined,
+  max: number | undefined,
+  minName: string,
+  maxName: string,
+  name: string,
+): void {
   if (min !== undefined && max !== undefined && min > max) {
     throw new Error(`Field "${name}": ${minName} is larger than ${maxName}`);
   }

@@ -93,7 +93,10 @@ describe('validateElicitContent', () => {
 
 describe('sanitizeElicitContent', () => {
   it('keeps declared fields only and drops nulls of optional fields', () => {
-    expect(sanitizeElicitContent(schema, { name: 'Ann', extra: 1, email: null, tags: ['x'] })).toEqual({ name: 'Ann', tags: ['x'] });
+    expect(sanitizeElicitContent(schema, { name: 'Ann', extra: 1, email: null, tags: ['x'] })).toEqual({
+      name: 'Ann',
+      tags: ['x'],
+    });
   });
 
   it('returns undefined for an answer that does not fit', () => {

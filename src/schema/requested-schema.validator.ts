@@ -81,7 +81,8 @@ function isChoice(definition: Record<string, unknown>, value: string): boolean {
   const { enum: values, oneOf, anyOf } = definition;
   if (Array.isArray(values)) return values.includes(value);
   const titled = Array.isArray(oneOf) ? oneOf : Array.isArray(anyOf) ? anyOf : undefined;
-  if (titled !== undefined) return titled.some((c) => typeof c === 'object' && c !== null && (c as { const?: unknown }).const === value);
+  if (titled !== undefined)
+    return titled.some((c) => typeof c === 'object' && c !== null && (c as { const?: unknown }).const === value);
   return true;
 }
 

@@ -13,7 +13,10 @@ export class McpCallRound {
   constructor(
     /** The raw result, including `resultType`, `_meta`, and for input-required `requestState`. */
     readonly result: McpRoundResult,
-    private readonly retry: (inputResponses: Record<string, InputResponse>, requestState: string | undefined) => Promise<McpCallRound>,
+    private readonly retry: (
+      inputResponses: Record<string, InputResponse>,
+      requestState: string | undefined,
+    ) => Promise<McpCallRound>,
   ) {}
 
   get isComplete(): boolean {

@@ -47,7 +47,10 @@ export class McpTestClient {
   ) {}
 
   /** Compiles a testing module from `module` (a module class or metadata) and serves it. */
-  static async start(module: Type<unknown> | ModuleMetadata, options: McpTestClientOptions = {}): Promise<McpTestClient> {
+  static async start(
+    module: Type<unknown> | ModuleMetadata,
+    options: McpTestClientOptions = {},
+  ): Promise<McpTestClient> {
     const metadata: ModuleMetadata = typeof module === 'function' ? { imports: [module] } : module;
     const builder = Test.createTestingModule(metadata);
     const compiled = await (options.configure ? options.configure(builder) : builder).compile();
@@ -58,7 +61,12 @@ export class McpTestClient {
     const app = compiled.createNestApplication(adapter, { logger: false });
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as { port: number };
-    return new McpTestClient(app, `http://127.0.0.1:${port}${options.path ?? '/mcp'}`, options.capabilities ?? { elicitation: {} }, options.headers);
+    return new McpTestClient(
+      app,
+      `http://127.0.0.1:${port}${options.path ?? '/mcp'}`,
+      options.capabilities ?? { elicitation: {} },
+      options.headers,
+    );
   }
 
   /** Sends any request and resolves to its result; a JSON-RPC error rejects with {@link McpTestError}. */
@@ -130,7 +138,12 @@ export class McpTestClient {
    * Calls a tool and answers every input request with `answer` until it completes. Resolves to the
    * final result and every round, for assertions on the questions asked.
    */
-  async callToolAnswering(name: string, args: Record<string, unknown>, answer: McpAnswerer, maxRounds = 20): Promise<{ result: CallToolResult; rounds: McpCallRound[] }> {
+  async callToolAnswering(
+    name: string,
+    args: Record<string, unknown>,
+    answer: McpAnswerer,
+    maxRounds = 20,
+  ): Promise<{ result: CallToolResult; rounds: McpCallRound[] }> {
     const rounds: McpCallRound[] = [];
     let round = await this.callTool(name, args);
     rounds.push(round);
@@ -157,14 +170,23 @@ export class McpTestClient {
 }
 
 /** The final JSON-RPC message of a JSON or SSE response. */
-async function readMessage(
-  response: Response,
-): Promise<{ result?: McpRoundResult; error?: { code: number; message: string; data?: unknown } | string; [key: string]: unknown }> {
+async function readMessage(response: Response): Promise<{
+  result?: McpRoundResult;
+  error?: { code: number; message: string; data?: unknown } | string;
+  [key: string]: unknown;
+}> {
   const text = await response.text();
-  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) return text === '' ? {} : JSON.parse(text);
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream'))
+    return text === '' ? {} : JSON.parse(text);
   const events = text
     .split('\n\n')
-    .map((event) => event.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n'))
+    .map((event) =>
+      event
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trim())
+        .join('\n'),
+    )
     .filter(Boolean)
     .map((data) => JSON.parse(data));
   return events.reverse().find((m) => 'result' in m || 'error' in m) ?? {};

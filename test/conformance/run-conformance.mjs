@@ -38,7 +38,16 @@ import { createServer } from 'node:net';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureNode } from '../../scripts/fetch-node.mjs';
-import { collectScenarios, notApplicable, plain, problemsOf, summaryLines, tally, unscoredOutcomes, unscoredScenarios } from './suite-results.mjs';
+import {
+  collectScenarios,
+  notApplicable,
+  plain,
+  problemsOf,
+  summaryLines,
+  tally,
+  unscoredOutcomes,
+  unscoredScenarios,
+} from './suite-results.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -59,7 +68,15 @@ const ERAS = ['modern', 'legacy', 'both'];
 // Arguments
 
 function parseArgs(argv) {
-  const options = { serve: false, build: true, adapter: 'fastify', port: undefined, era: 'both', scenario: undefined, verbose: false };
+  const options = {
+    serve: false,
+    build: true,
+    adapter: 'fastify',
+    port: undefined,
+    era: 'both',
+    scenario: undefined,
+    verbose: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -75,8 +92,13 @@ function parseArgs(argv) {
     else if (arg === '--era') options.era = value();
     else if (arg === '--scenario') options.scenario = value();
     else if (arg === '--help' || arg === '-h') {
-      const lines = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1);
-      const header = lines.slice(0, lines.findIndex((l) => !l.startsWith('//')));
+      const lines = readFileSync(fileURLToPath(import.meta.url), 'utf8')
+        .split('\n')
+        .slice(1);
+      const header = lines.slice(
+        0,
+        lines.findIndex((l) => !l.startsWith('//')),
+      );
       console.log(header.map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
       process.exit(0);
     } else fail(`Unknown argument: ${arg} (see --help)`);
@@ -129,7 +151,9 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 /** Runs a command to completion; resolves with its exit code (and its output when captured). */
 function run(command, args, { env = process.env, capture = false, echo = true } = {}) {
   return new Promise((resolvePromise, reject) => {
-    const child = track(spawn(command, args, { cwd: ROOT, env, stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' }));
+    const child = track(
+      spawn(command, args, { cwd: ROOT, env, stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' }),
+    );
     let output = '';
     if (capture) {
       const take = (stream, sink) =>
@@ -167,10 +191,15 @@ function freePort() {
 }
 
 function startFixture(port, adapter, { foreground = false } = {}) {
-  if (!existsSync(FIXTURE_MAIN)) throw new Error(`No fixture build at ${relative(ROOT, FIXTURE_MAIN)} (drop --no-build)`);
+  if (!existsSync(FIXTURE_MAIN))
+    throw new Error(`No fixture build at ${relative(ROOT, FIXTURE_MAIN)} (drop --no-build)`);
   const env = { ...process.env, PORT: String(port), MCP_ADAPTER: adapter };
   const child = track(
-    spawn(process.execPath, ['--enable-source-maps', FIXTURE_MAIN], { cwd: ROOT, env, stdio: foreground ? 'inherit' : ['ignore', 'pipe', 'pipe'] }),
+    spawn(process.execPath, ['--enable-source-maps', FIXTURE_MAIN], {
+      cwd: ROOT,
+      env,
+      stdio: foreground ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    }),
   );
   if (!foreground) {
     // The fixture logs errors only; show them, prefixed, as they come.
@@ -196,7 +225,9 @@ async function waitUntilReady(url, child, timeoutMs = 60_000) {
     jsonrpc: '2.0',
     id: 'conformance-ready',
     method: 'server/discover',
-    params: { _meta: { 'io.modelcontextprotocol/protocolVersion': REVISION, 'io.modelcontextprotocol/clientCapabilities': {} } },
+    params: {
+      _meta: { 'io.modelcontextprotocol/protocolVersion': REVISION, 'io.modelcontextprotocol/clientCapabilities': {} },
+    },
   });
   const headers = {
     'content-type': 'application/json',
@@ -263,8 +294,15 @@ async function runSuite(label, args, outDir, { verbose }) {
   mkdirSync(outDir, { recursive: true });
   const fullArgs = [cli.script, ...args, '-o', outDir];
   console.log(`\nconformance: ${label}`);
-  console.log(`conformance: $ node ${relative(ROOT, cli.script)} ${args.join(' ')} -o ${relative(ROOT, outDir)}  (${CONFORMANCE_PACKAGE}@${cli.version}, Node 22)`);
-  const env = { ...process.env, PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}`, NO_COLOR: '1', FORCE_COLOR: '0' };
+  console.log(
+    `conformance: $ node ${relative(ROOT, cli.script)} ${args.join(' ')} -o ${relative(ROOT, outDir)}  (${CONFORMANCE_PACKAGE}@${cli.version}, Node 22)`,
+  );
+  const env = {
+    ...process.env,
+    PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}`,
+    NO_COLOR: '1',
+    FORCE_COLOR: '0',
+  };
   const { code, output } = await run(node, fullArgs, { env, capture: true, echo: verbose });
   writeFileSync(join(outDir, 'output.log'), plain(output));
   return { code, output: plain(output), scenarios: collectScenarios(plain(output), outDir) };

@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+// eslint-disable-next-line no-control-regex -- matches the terminal colour codes the suite prints
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** The output without colour codes. */
@@ -87,7 +88,9 @@ function scenarioProblems(scenario, record) {
   if (record.notInSummary) problems.push(`${scenario}: results written but not in the suite's summary`);
   if (record.unreadable) problems.push(`${scenario}: unreadable checks.json (${record.unreadable})`);
   if (!record.checks) {
-    problems.push(`${scenario}: no checks.json was written (the scenario crashed?)${record.failed ? `, ${record.failed} failed` : ''}`);
+    problems.push(
+      `${scenario}: no checks.json was written (the scenario crashed?)${record.failed ? `, ${record.failed} failed` : ''}`,
+    );
     return problems;
   }
   for (const check of record.checks) {

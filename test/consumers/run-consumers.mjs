@@ -43,8 +43,18 @@ for (let i = 2; i < process.argv.length; i++) {
   else if (arg === '--verbose') options.verbose = true;
   else if (arg === '--app' && APPS.includes(process.argv[i + 1])) options.apps = [process.argv[++i]];
   else if (arg === '--help' || arg === '-h') {
-    const lines = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1);
-    console.log(lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+    const lines = readFileSync(fileURLToPath(import.meta.url), 'utf8')
+      .split('\n')
+      .slice(1);
+    console.log(
+      lines
+        .slice(
+          0,
+          lines.findIndex((l) => !l.startsWith('//')),
+        )
+        .map((l) => l.replace(/^\/\/ ?/, ''))
+        .join('\n'),
+    );
     process.exit(0);
   } else fail(`unknown argument ${arg} (see --help)`);
 }
@@ -84,7 +94,11 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 function environment(node) {
   const env = { ...process.env, CI: process.env.CI ?? 'true', NO_COLOR: '1', FORCE_COLOR: '0' };
   for (const key of Object.keys(env)) {
-    if (/^npm_(package_|lifecycle_|command$|execpath$|node_execpath$|config_local_prefix$)/.test(key) || key === 'INIT_CWD') delete env[key];
+    if (
+      /^npm_(package_|lifecycle_|command$|execpath$|node_execpath$|config_local_prefix$)/.test(key) ||
+      key === 'INIT_CWD'
+    )
+      delete env[key];
   }
   if (node) env.PATH = `${node.binDir}${delimiter}${env.PATH ?? ''}`;
   return env;
@@ -94,7 +108,12 @@ function environment(node) {
 function run(command, args, { cwd, node, timeoutMs = 180_000 }) {
   return new Promise((done, reject) => {
     const started = Date.now();
-    const child = spawn(command, args, { cwd, env: environment(node), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(command, args, {
+      cwd,
+      env: environment(node),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     children.add(child);
     let output = '';
     const take = (chunk) => {
@@ -111,7 +130,12 @@ function run(command, args, { cwd, node, timeoutMs = 180_000 }) {
     child.once('close', (code, signal) => {
       clearTimeout(timer);
       children.delete(child);
-      done({ code: code ?? (signal ? 128 : 1), output: output.replace(/\x1b\[[0-9;]*m/g, ''), ms: Date.now() - started });
+      done({
+        code: code ?? (signal ? 128 : 1),
+        // eslint-disable-next-line no-control-regex -- strips terminal colour codes
+        output: output.replace(/\x1b\[[0-9;]*m/g, ''),
+        ms: Date.now() - started,
+      });
     });
   });
 }
@@ -130,11 +154,15 @@ async function step(label, command, args, opts, summarize = () => []) {
   const where = opts.app ?? 'repo';
   if (code !== 0) {
     failed = true;
-    console.log(`\nconsumers: FAILED ${label} (exit ${code}, ${seconds(ms)})\n  in ${opts.cwd}\n  $ ${shown}\n${output.trimEnd()}\n`);
+    console.log(
+      `\nconsumers: FAILED ${label} (exit ${code}, ${seconds(ms)})\n  in ${opts.cwd}\n  $ ${shown}\n${output.trimEnd()}\n`,
+    );
     throw new Error(`${label} failed`);
   }
   const lines = summarize(output);
-  console.log(`consumers: ok  ${label} (${seconds(ms)})  [${where}: ${shown}]${lines.map((l) => `\n              ${l}`).join('')}`);
+  console.log(
+    `consumers: ok  ${label} (${seconds(ms)})  [${where}: ${shown}]${lines.map((l) => `\n              ${l}`).join('')}`,
+  );
   return output;
 }
 
@@ -150,20 +178,36 @@ const lastLine = (output) => output.trim().split('\n').slice(-1);
 // 1. Pack
 
 async function pack(work) {
-  await step('pack: npm pack (prepack builds dist/esm and dist/cjs)', 'npm', ['pack', '--pack-destination', work], { cwd: ROOT, timeoutMs: 240_000 }, (out) =>
-    out.split('\n').filter((l) => /^build: |total files:|package size:/.test(l.replace(/^npm notice /, ''))).map((l) => l.replace(/^npm notice /, '')),
+  await step(
+    'pack: npm pack (prepack builds dist/esm and dist/cjs)',
+    'npm',
+    ['pack', '--pack-destination', work],
+    { cwd: ROOT, timeoutMs: 240_000 },
+    (out) =>
+      out
+        .split('\n')
+        .filter((l) => /^build: |total files:|package size:/.test(l.replace(/^npm notice /, '')))
+        .map((l) => l.replace(/^npm notice /, '')),
   );
   const tarballs = readdirSync(work).filter((f) => f.endsWith('.tgz'));
   if (tarballs.length !== 1) throw new Error(`expected one tarball in ${work}, found ${tarballs.join(', ') || 'none'}`);
   const tarball = join(work, tarballs[0]);
 
   const list = await run('tar', ['-tzf', tarball], { cwd: work });
-  const files = new Set(list.output.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, '')));
+  const files = new Set(
+    list.output
+      .split('\n')
+      .filter(Boolean)
+      .map((f) => f.replace(/^package\//, '')),
+  );
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
   const targets = new Set([pkg.main, pkg.types].filter(Boolean));
-  const collect = (value) => (typeof value === 'string' ? targets.add(value) : Object.values(value ?? {}).forEach(collect));
+  const collect = (value) =>
+    typeof value === 'string' ? targets.add(value) : Object.values(value ?? {}).forEach(collect);
   collect(pkg.exports);
-  Object.values(pkg.typesVersions ?? {}).forEach((map) => Object.values(map).forEach((paths) => paths.forEach((p) => targets.add(p))));
+  Object.values(pkg.typesVersions ?? {}).forEach((map) =>
+    Object.values(map).forEach((paths) => paths.forEach((p) => targets.add(p))),
+  );
   const missing = [...targets].map((t) => t.replace(/^\.\//, '')).filter((t) => !files.has(t));
   const tests = [...files].filter((f) => /\.(e2e-)?spec\.(js|d\.ts)$/.test(f));
   const markers = ['dist/esm/package.json', 'dist/cjs/package.json'].filter((f) => !files.has(f));
@@ -173,7 +217,9 @@ async function pack(work) {
       `the tarball is incomplete: missing ${[...missing, ...markers].join(', ') || 'nothing'}; test files ${tests.slice(0, 5).join(', ') || 'none'}`,
     );
   }
-  log(`ok  tarball ${tarballs[0]}: ${files.size} files, all ${targets.size} targets of main/types/exports/typesVersions present, no tests`);
+  log(
+    `ok  tarball ${tarballs[0]}: ${files.size} files, all ${targets.size} targets of main/types/exports/typesVersions present, no tests`,
+  );
   return tarball;
 }
 
@@ -196,15 +242,44 @@ const installSummary = (out) => out.split('\n').filter((l) => /^added \d+ packag
 async function cjsApp(dir, nodes) {
   const { node20, node22, node24 } = nodes;
   const opts = { cwd: dir, app: 'cjs-nest11' };
-  await step(`cjs-nest11: npm install (Node ${node20.major})`, 'npm', INSTALL, { ...opts, timeoutMs: 240_000 }, installSummary);
+  await step(
+    `cjs-nest11: npm install (Node ${node20.major})`,
+    'npm',
+    INSTALL,
+    { ...opts, timeoutMs: 240_000 },
+    installSummary,
+  );
   for (const node of [node20, node22, node24]) {
-    await step(`cjs-nest11: require() every entry (Node ${node.major})`, node.node, ['check-entries.cjs'], { ...opts, node }, lastLine);
+    await step(
+      `cjs-nest11: require() every entry (Node ${node.major})`,
+      node.node,
+      ['check-entries.cjs'],
+      { ...opts, node },
+      lastLine,
+    );
   }
-  await step('cjs-nest11: tsc -p tsconfig.nodenext.json (module nodenext, CommonJS)', node20.node, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.nodenext.json'], { ...opts, node: node20 });
+  await step(
+    'cjs-nest11: tsc -p tsconfig.nodenext.json (module nodenext, CommonJS)',
+    node20.node,
+    ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.nodenext.json'],
+    { ...opts, node: node20 },
+  );
   for (const node of [node20, node22, node24]) {
-    await step(`cjs-nest11: jest, ts-jest with module commonjs (Node ${node.major})`, node.node, ['node_modules/jest/bin/jest.js', '--ci', '--no-cache'], { ...opts, node }, testSummary);
+    await step(
+      `cjs-nest11: jest, ts-jest with module commonjs (Node ${node.major})`,
+      node.node,
+      ['node_modules/jest/bin/jest.js', '--ci', '--no-cache'],
+      { ...opts, node },
+      testSummary,
+    );
   }
-  await step(`cjs-nest11: jest -c jest.oauth2.config.js, /oauth2 with jose 6 (Node ${node20.major})`, node20.node, ['node_modules/jest/bin/jest.js', '--ci', '--no-cache', '-c', 'jest.oauth2.config.js'], { ...opts, node: node20 }, testSummary);
+  await step(
+    `cjs-nest11: jest -c jest.oauth2.config.js, /oauth2 with jose 6 (Node ${node20.major})`,
+    node20.node,
+    ['node_modules/jest/bin/jest.js', '--ci', '--no-cache', '-c', 'jest.oauth2.config.js'],
+    { ...opts, node: node20 },
+    testSummary,
+  );
 }
 
 async function esmApp(dir, nodes) {
@@ -213,13 +288,36 @@ async function esmApp(dir, nodes) {
   const vitest = 'node_modules/vitest/vitest.mjs';
   await step('esm-nest12: npm install (Node 24)', 'npm', INSTALL, { ...opts, timeoutMs: 240_000 }, installSummary);
   for (const node of [node22, node24]) {
-    await step(`esm-nest12: import every entry (Node ${node.major})`, node.node, ['check-entries.mjs'], { ...opts, node }, lastLine);
+    await step(
+      `esm-nest12: import every entry (Node ${node.major})`,
+      node.node,
+      ['check-entries.mjs'],
+      { ...opts, node },
+      lastLine,
+    );
   }
-  await step('esm-nest12: tsc --noEmit (module nodenext, ESM)', node24.node, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit', '--incremental', 'false'], opts);
+  await step(
+    'esm-nest12: tsc --noEmit (module nodenext, ESM)',
+    node24.node,
+    ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit', '--incremental', 'false'],
+    opts,
+  );
   for (const node of [node22, node24]) {
-    await step(`esm-nest12: vitest run (Node ${node.major})`, node.node, [vitest, 'run'], { ...opts, node }, testSummary);
+    await step(
+      `esm-nest12: vitest run (Node ${node.major})`,
+      node.node,
+      [vitest, 'run'],
+      { ...opts, node },
+      testSummary,
+    );
   }
-  await step('esm-nest12: vitest run, unplugin-swc (Node 24)', node24.node, [vitest, 'run', '--config', 'vitest.swc.config.ts'], opts, testSummary);
+  await step(
+    'esm-nest12: vitest run, unplugin-swc (Node 24)',
+    node24.node,
+    [vitest, 'run', '--config', 'vitest.swc.config.ts'],
+    opts,
+    testSummary,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -236,14 +334,26 @@ async function main() {
     });
     const [tarball, [node22, node24]] = await Promise.all([pack(work), fetched]);
     const nodes = {
-      node20: { node: process.execPath, binDir: dirname(process.execPath), major: process.versions.node.split('.')[0], version: process.versions.node },
+      node20: {
+        node: process.execPath,
+        binDir: dirname(process.execPath),
+        major: process.versions.node.split('.')[0],
+        version: process.versions.node,
+      },
       node22: { ...node22, major: '22' },
       node24: { ...node24, major: '24' },
     };
-    if (nodes.node20.major !== '20') log(`note: run under ${process.version}, so the lowest supported line (Node 20) is not covered`);
-    log(`Nodes: ${Object.values(nodes).map((n) => `${n.version} (${relative(ROOT, n.node) || n.node})`).join(', ')}`);
+    if (nodes.node20.major !== '20')
+      log(`note: run under ${process.version}, so the lowest supported line (Node 20) is not covered`);
+    log(
+      `Nodes: ${Object.values(nodes)
+        .map((n) => `${n.version} (${relative(ROOT, n.node) || n.node})`)
+        .join(', ')}`,
+    );
     const runs = { 'cjs-nest11': cjsApp, 'esm-nest12': esmApp };
-    const results = await Promise.allSettled(options.apps.map((name) => runs[name](prepareApp(name, work, tarball), nodes)));
+    const results = await Promise.allSettled(
+      options.apps.map((name) => runs[name](prepareApp(name, work, tarball), nodes)),
+    );
     const errors = results.filter((r) => r.status === 'rejected').map((r) => r.reason);
     if (errors.length) throw errors[0];
   } catch (error) {

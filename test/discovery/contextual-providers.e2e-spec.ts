@@ -1,7 +1,30 @@
-import { Inject, Injectable, Module, Scope, UseInterceptors, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import { ContextIdFactory, REQUEST, type ContextId, type ContextIdResolver, type ContextIdStrategy, type HostComponentInfo } from '@nestjs/core';
+import {
+  Inject,
+  Injectable,
+  Module,
+  Scope,
+  UseInterceptors,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
+import {
+  ContextIdFactory,
+  REQUEST,
+  type ContextId,
+  type ContextIdResolver,
+  type ContextIdStrategy,
+  type HostComponentInfo,
+} from '@nestjs/core';
 import { map } from 'rxjs';
-import { ElicitationContext, McpModule, McpPrompt, McpResource, McpTool, type McpRequestContext } from '../../src/index.js';
+import {
+  ElicitationContext,
+  McpModule,
+  McpPrompt,
+  McpResource,
+  McpTool,
+  type McpRequestContext,
+} from '../../src/index.js';
 import { McpTestClient } from '../../src/testing/index.js';
 import { ADAPTERS } from '../support/start-app.js';
 
@@ -49,7 +72,12 @@ class RequestTools {
     return `prompt from instance ${this.instance}`;
   }
 
-  @McpResource({ uri: 'scoped://note', name: 'note', description: 'A resource from a request-scoped provider', mimeType: 'text/plain' })
+  @McpResource({
+    uri: 'scoped://note',
+    name: 'note',
+    description: 'A resource from a request-scoped provider',
+    mimeType: 'text/plain',
+  })
   note(): string {
     return `note from instance ${this.instance}`;
   }
@@ -94,12 +122,21 @@ class TenantStrategy implements ContextIdStrategy {
       tenantSubTreeId = ContextIdFactory.create();
       tenants.set(tenantId, tenantSubTreeId);
     }
-    return { resolve: (info: HostComponentInfo) => (info.isTreeDurable ? tenantSubTreeId : contextId), payload: { tenantId } };
+    return {
+      resolve: (info: HostComponentInfo) => (info.isTreeDurable ? tenantSubTreeId : contextId),
+      payload: { tenantId },
+    };
   }
 }
 
 @Module({
-  imports: [McpModule.forRoot({ name: 'scoped', version: '1.0.0', mrtr: { secrets: ['contextual-providers-secret-0123456789-ab'] } })],
+  imports: [
+    McpModule.forRoot({
+      name: 'scoped',
+      version: '1.0.0',
+      mrtr: { secrets: ['contextual-providers-secret-0123456789-ab'] },
+    }),
+  ],
   providers: [Counter, RequestTools, TransientTools, TenantTools],
 })
 class ScopedModule {}
@@ -108,12 +145,26 @@ class ScopedModule {}
 async function callWithHeaders(url: string, name: string, headers: Record<string, string>): Promise<string> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name, ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+      ...headers,
+    },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/call',
-      params: { name, arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+      params: {
+        name,
+        arguments: {},
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
     }),
   });
   const body = (await response.json()) as { result: { content: Array<{ text: string }> } };
@@ -142,12 +193,18 @@ describe.each(ADAPTERS)('tools, prompts and resources on contextual providers, o
     const round = await mcp.callTool('confirm_scoped');
     expect(round.isComplete).toBe(false);
     const done = await round.respond({ 'elicit-1': { action: 'accept', content: { ok: true } } });
-    expect(done.result['content']).toEqual([{ type: 'text', text: expect.stringMatching(/^CONFIRMED BY INSTANCE \d+$/) }]);
+    expect(done.result['content']).toEqual([
+      { type: 'text', text: expect.stringMatching(/^CONFIRMED BY INSTANCE \d+$/) },
+    ]);
   });
 
   it('request-scoped: prompts and resources too', async () => {
-    expect(JSON.stringify((await mcp.getPrompt('scoped_prompt')).result['messages'])).toMatch(/prompt from instance \d+/);
-    expect(JSON.stringify((await mcp.readResource('scoped://note')).result['contents'])).toMatch(/note from instance \d+/);
+    expect(JSON.stringify((await mcp.getPrompt('scoped_prompt')).result['messages'])).toMatch(
+      /prompt from instance \d+/,
+    );
+    expect(JSON.stringify((await mcp.readResource('scoped://note')).result['contents'])).toMatch(
+      /note from instance \d+/,
+    );
   });
 
   it('transient: resolved per call', async () => {

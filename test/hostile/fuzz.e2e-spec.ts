@@ -19,12 +19,16 @@ interface Sent {
 
 function send(url: URL, agent: Agent, { body, headers }: Sent): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -34,7 +38,9 @@ describe.each(ADAPTERS)('a fuzzing client (seed %s), on %s'.replace('%s', String
   let server: RunningApp;
   const logger = new CapturingLogger();
   beforeAll(async () => {
-    server = await startMrtrApp(hostileModule({ legacy: { inputRoundTimeoutMs: 100 }, toolTimeoutMs: 300 }), adapter, { logger });
+    server = await startMrtrApp(hostileModule({ legacy: { inputRoundTimeoutMs: 100 }, toolTimeoutMs: 300 }), adapter, {
+      logger,
+    });
   });
   afterAll(() => server.close());
 
@@ -50,33 +56,99 @@ describe.each(ADAPTERS)('a fuzzing client (seed %s), on %s'.replace('%s', String
       params: { ...params, _meta: envelope(caps) },
     });
     const templates: Array<() => { message: Record<string, unknown>; headers: Record<string, string> }> = [
-      () => ({ message: modern('tools/call', { name: 'tree', arguments: { root: { name: 'a', child: { name: 'b' } }, weight: 2 } }), headers: mcpHeaders('tools/call', 'tree') }),
-      () => ({ message: modern('tools/call', { name: 'echo', arguments: { a: 1 } }), headers: mcpHeaders('tools/call', 'echo') }),
       () => ({
-        message: modern('tools/call', { name: 'ask_model', arguments: {}, requestState, inputResponses: { 'sample-1': { role: 'assistant', model: 'm', content: { type: 'text', text: 'x' } } } }, { sampling: {} }),
+        message: modern('tools/call', {
+          name: 'tree',
+          arguments: { root: { name: 'a', child: { name: 'b' } }, weight: 2 },
+        }),
+        headers: mcpHeaders('tools/call', 'tree'),
+      }),
+      () => ({
+        message: modern('tools/call', { name: 'echo', arguments: { a: 1 } }),
+        headers: mcpHeaders('tools/call', 'echo'),
+      }),
+      () => ({
+        message: modern(
+          'tools/call',
+          {
+            name: 'ask_model',
+            arguments: {},
+            requestState,
+            inputResponses: { 'sample-1': { role: 'assistant', model: 'm', content: { type: 'text', text: 'x' } } },
+          },
+          { sampling: {} },
+        ),
         headers: mcpHeaders('tools/call', 'ask_model'),
       }),
       () => ({ message: modern('tools/list', {}), headers: mcpHeaders('tools/list') }),
       () => ({ message: modern('server/discover', {}), headers: mcpHeaders('server/discover') }),
-      () => ({ message: modern('tools/call', { name: 'notes', arguments: {} }, { elicitation: {} }), headers: mcpHeaders('tools/call', 'notes') }),
       () => ({
-        message: { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } },
+        message: modern('tools/call', { name: 'notes', arguments: {} }, { elicitation: {} }),
+        headers: mcpHeaders('tools/call', 'notes'),
+      }),
+      () => ({
+        message: {
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+        },
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       }),
-      () => ({ message: { jsonrpc: '2.0', id: fuzz.int(100), method: 'tools/call', params: { name: 'tree', arguments: { root: { name: 'z' } } } }, headers: wire.headers() }),
-      () => ({ message: { jsonrpc: '2.0', id: fuzz.int(100), method: 'tools/call', params: { name: 'ask_model' } }, headers: wire.headers() }),
-      () => ({ message: { jsonrpc: '2.0', id: 'mocapi-1', result: { action: 'accept', content: {} } }, headers: wire.headers() }),
-      () => ({ message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } }, headers: wire.headers() }),
-      () => ({ message: { jsonrpc: '2.0', id: 9, method: 'logging/setLevel', params: { level: 'info' } }, headers: wire.headers() }),
+      () => ({
+        message: {
+          jsonrpc: '2.0',
+          id: fuzz.int(100),
+          method: 'tools/call',
+          params: { name: 'tree', arguments: { root: { name: 'z' } } },
+        },
+        headers: wire.headers(),
+      }),
+      () => ({
+        message: { jsonrpc: '2.0', id: fuzz.int(100), method: 'tools/call', params: { name: 'ask_model' } },
+        headers: wire.headers(),
+      }),
+      () => ({
+        message: { jsonrpc: '2.0', id: 'mocapi-1', result: { action: 'accept', content: {} } },
+        headers: wire.headers(),
+      }),
+      () => ({
+        message: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } },
+        headers: wire.headers(),
+      }),
+      () => ({
+        message: { jsonrpc: '2.0', id: 9, method: 'logging/setLevel', params: { level: 'info' } },
+        headers: wire.headers(),
+      }),
     ];
     const mutateHeaders = (headers: Record<string, string>): Record<string, string> => {
       if (fuzz.next() > 0.15) return headers;
-      const name = fuzz.pick(['mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id', 'accept', 'content-type']);
-      return { ...headers, [name]: fuzz.pick(['', 'garbage', '=?base64?!!?=', '2025-06-18', '2026-07-28', 'application/json', 'text/plain', wire.sessionId.slice(1)]) };
+      const name = fuzz.pick([
+        'mcp-protocol-version',
+        'mcp-method',
+        'mcp-name',
+        'mcp-session-id',
+        'accept',
+        'content-type',
+      ]);
+      return {
+        ...headers,
+        [name]: fuzz.pick([
+          '',
+          'garbage',
+          '=?base64?!!?=',
+          '2025-06-18',
+          '2026-07-28',
+          'application/json',
+          'text/plain',
+          wire.sessionId.slice(1),
+        ]),
+      };
     };
     const generate = (): Sent => {
       const roll = fuzz.next();
-      if (roll < 0.05) return { body: fuzz.string(), headers: { 'content-type': 'application/json', accept: 'application/json' } };
+      if (roll < 0.05)
+        return { body: fuzz.string(), headers: { 'content-type': 'application/json', accept: 'application/json' } };
       if (roll < 0.1) return { body: JSON.stringify(fuzz.value()), headers: mcpHeaders('tools/list') };
       const { message, headers } = fuzz.pick(templates)();
       const mutated = roll < 0.2 ? message : fuzz.mutate(message);
@@ -97,7 +169,8 @@ describe.each(ADAPTERS)('a fuzzing client (seed %s), on %s'.replace('%s', String
             while (next < batch.length) {
               const message = batch[next++]!;
               const { status, text } = await send(url, agent, message);
-              if (status >= 500 || STACK.test(text)) failures.push(`${status} for ${message.body.slice(0, 300)} → ${text.slice(0, 300)}`);
+              if (status >= 500 || STACK.test(text))
+                failures.push(`${status} for ${message.body.slice(0, 300)} → ${text.slice(0, 300)}`);
             }
           }),
         );

@@ -57,26 +57,50 @@ describe.each(ADAPTERS)('hostile input, on %s', (adapter) => {
     const first = await call('ask_model', { arguments: {} }, { sampling: {} });
     const junk = 'j'.repeat(60_000);
     const answer = { role: 'assistant', model: 'm', content: { type: 'text', text: 'Paris' }, junk };
-    const second = await call('ask_model', { arguments: {}, requestState: first.json.result.requestState, inputResponses: { 'sample-1': answer } }, { sampling: {} });
+    const second = await call(
+      'ask_model',
+      { arguments: {}, requestState: first.json.result.requestState, inputResponses: { 'sample-1': answer } },
+      { sampling: {} },
+    );
     expect(second.json.result.resultType).toBe('input_required');
     expect(second.json.result.requestState.length).toBeLessThan(1_000);
-    const done = await call('ask_model', { arguments: {}, requestState: second.json.result.requestState, inputResponses: { 'sample-2': answer } }, { sampling: {} });
+    const done = await call(
+      'ask_model',
+      { arguments: {}, requestState: second.json.result.requestState, inputResponses: { 'sample-2': answer } },
+      { sampling: {} },
+    );
     expect(done.json.result.content[0].text).toBe('5,5');
   });
 
   it('an answer larger than mrtr.maxAnswerBytes is asked again, and the round says why', async () => {
     const first = await call('ask_model', { arguments: {} }, { sampling: {} });
     const huge = { role: 'assistant', model: 'm', content: { type: 'text', text: 'y'.repeat(20_000) } };
-    const again = await call('ask_model', { arguments: {}, requestState: first.json.result.requestState, inputResponses: { 'sample-1': huge } }, { sampling: {} });
+    const again = await call(
+      'ask_model',
+      { arguments: {}, requestState: first.json.result.requestState, inputResponses: { 'sample-1': huge } },
+      { sampling: {} },
+    );
     expect(Object.keys(again.json.result.inputRequests)).toEqual(['sample-1']);
-    expect(again.json.result._meta['io.mocapi/refusedInputResponses']).toEqual({ 'sample-1': 'larger than 16384 characters of JSON (mrtr.maxAnswerBytes)' });
+    expect(again.json.result._meta['io.mocapi/refusedInputResponses']).toEqual({
+      'sample-1': 'larger than 16384 characters of JSON (mrtr.maxAnswerBytes)',
+    });
   });
 
   it('answers that outgrow mrtr.maxTokenBytes end the flow with a client error that says what to do', async () => {
     let state: string | undefined;
     let last: any;
     for (let i = 1; i <= 6; i++) {
-      last = await call('notes', { arguments: {}, ...(state && { requestState: state, inputResponses: { [`elicit-${i - 1}`]: { action: 'accept', content: { note: 'n'.repeat(3_000) } } } }) }, { elicitation: {} });
+      last = await call(
+        'notes',
+        {
+          arguments: {},
+          ...(state && {
+            requestState: state,
+            inputResponses: { [`elicit-${i - 1}`]: { action: 'accept', content: { note: 'n'.repeat(3_000) } } },
+          }),
+        },
+        { elicitation: {} },
+      );
       if (last.json.error) break;
       state = last.json.result.requestState;
     }
@@ -88,7 +112,10 @@ describe.each(ADAPTERS)('hostile input, on %s', (adapter) => {
   it('a tool past its timeout answers isError and its signal is aborted', async () => {
     const probe = server.app.get(HostileProbe);
     const r = await call('slow', { arguments: {} });
-    expect(r.json.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'The tool slow did not finish within 200 ms and was stopped.' }] });
+    expect(r.json.result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'The tool slow did not finish within 200 ms and was stopped.' }],
+    });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(probe.aborted).toContain(true);
   });
@@ -115,7 +142,10 @@ describe.each(ADAPTERS)('hostile input, on %s', (adapter) => {
     expect(r.json.error.code).toBe(-32602);
     const stream = await wire.stream('tools/call', { name: 'ask_model' }, 'deep');
     const pushed = await stream.waitFor((m) => m.method === 'sampling/createMessage');
-    expect((await wire.answer(pushed.id, { role: 'assistant', model: 'm', content: deep(100) as Record<string, unknown> })).status).toBe(202);
+    expect(
+      (await wire.answer(pushed.id, { role: 'assistant', model: 'm', content: deep(100) as Record<string, unknown> }))
+        .status,
+    ).toBe(202);
     const done = await stream.waitFor((m) => m.id === 'deep');
     expect(done.result.isError).toBe(true);
     expect(done.result.content[0].text).toContain('nested deeper than 32 levels');

@@ -39,9 +39,18 @@ export class HostileTools {
 
   @McpTool({ name: 'ask_model', description: 'Samples twice' })
   async askModel(): Promise<string> {
-    const a = await this.elicitation.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'One?' } }], maxTokens: 10 });
-    const b = await this.elicitation.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Two?' } }], maxTokens: 10 });
-    return [a, b].map((r) => (Array.isArray(r.content) ? r.content[0] : r.content)).map((c) => (c?.type === 'text' ? c.text.length : 0)).join(',');
+    const a = await this.elicitation.sample({
+      messages: [{ role: 'user', content: { type: 'text', text: 'One?' } }],
+      maxTokens: 10,
+    });
+    const b = await this.elicitation.sample({
+      messages: [{ role: 'user', content: { type: 'text', text: 'Two?' } }],
+      maxTokens: 10,
+    });
+    return [a, b]
+      .map((r) => (Array.isArray(r.content) ? r.content[0] : r.content))
+      .map((c) => (c?.type === 'text' ? c.text.length : 0))
+      .join(',');
   }
 
   @McpTool({ name: 'notes', description: 'Collects notes over several questions' })
@@ -68,7 +77,14 @@ export class HostileTools {
 
 export function hostileModule(options: Partial<McpModuleOptions> = {}): DynamicModule {
   @Module({
-    imports: [McpModule.forRoot({ name: 'hostile', version: '1.0.0', mrtr: { secrets: ['hostile-input-secret-0123456789-abcdefgh'], maxTokenBytes: 8_000 }, ...options })],
+    imports: [
+      McpModule.forRoot({
+        name: 'hostile',
+        version: '1.0.0',
+        mrtr: { secrets: ['hostile-input-secret-0123456789-abcdefgh'], maxTokenBytes: 8_000 },
+        ...options,
+      }),
+    ],
     providers: [HostileTools, HostileProbe],
   })
   class HostileModule {}

@@ -37,7 +37,16 @@ export class MessageFuzzer {
       case 4:
         return '';
       case 5:
-        return this.pick(['tools/call', 'initialize', 'elicitation/create', 'accept', '2025-11-25', '2026-07-28', '__proto__', 'constructor']);
+        return this.pick([
+          'tools/call',
+          'initialize',
+          'elicitation/create',
+          'accept',
+          '2025-11-25',
+          '2026-07-28',
+          '__proto__',
+          'constructor',
+        ]);
       case 6:
         return 'x'.repeat(this.int(20_000));
       case 7:
@@ -54,12 +63,43 @@ export class MessageFuzzer {
   }
 
   string(): string {
-    const alphabet = ['a', 'Z', '0', ' ', '"', '\\', '\n', '\u0000', 'é', '✓', '😀', '\ud800', '=?base64?', '%00', '<script>'];
+    const alphabet = [
+      'a',
+      'Z',
+      '0',
+      ' ',
+      '"',
+      '\\',
+      '\n',
+      '\u0000',
+      'é',
+      '✓',
+      '😀',
+      '\ud800',
+      '=?base64?',
+      '%00',
+      '<script>',
+    ];
     return Array.from({ length: this.int(30) }, () => this.pick(alphabet)).join('');
   }
 
   key(): string {
-    return this.pick(['name', 'arguments', '_meta', 'uri', 'cursor', 'requestState', 'inputResponses', 'id', 'method', 'params', 'root', 'child', '__proto__', this.string()]);
+    return this.pick([
+      'name',
+      'arguments',
+      '_meta',
+      'uri',
+      'cursor',
+      'requestState',
+      'inputResponses',
+      'id',
+      'method',
+      'params',
+      'root',
+      'child',
+      '__proto__',
+      this.string(),
+    ]);
   }
 
   nested(depth: number): unknown {

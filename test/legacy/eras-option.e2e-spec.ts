@@ -15,7 +15,11 @@ describe("eras: ['modern'] — a modern-only endpoint", () => {
 
   it('refuses initialize with 400 and -32022 naming the supported versions, and warns once per client name', async () => {
     for (const name of ['cursor', 'cursor', 'vscode']) {
-      const r = await initialize(server.url, { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name, version: '1.2.3' } });
+      const r = await initialize(server.url, {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name, version: '1.2.3' },
+      });
       expect([r.status, r.json.error.code]).toEqual([400, -32022]);
       expect(r.json.error.data).toEqual({ supported: ['2026-07-28'], requested: '2025-06-18' });
       expect(r.headers['mcp-session-id']).toBeUndefined();
@@ -37,7 +41,11 @@ describe("eras: ['modern'] — a modern-only endpoint", () => {
       expect([r.status, r.headers['allow']]).toEqual([405, 'POST']);
     }
     const { post } = await import('../support/raw-mcp.js');
-    const claimless = await post(server.url, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'content-type': 'application/json', accept: 'application/json' });
+    const claimless = await post(
+      server.url,
+      { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+      { 'content-type': 'application/json', accept: 'application/json' },
+    );
     expect([claimless.status, claimless.json.error.code, claimless.json.id]).toEqual([400, -32022, 3]);
   });
 
@@ -57,7 +65,10 @@ describe("eras: ['legacy'] — a 2025-era-only endpoint", () => {
   it('refuses modern requests with -32022 naming the 2025 versions, and serves initialize', async () => {
     const r = await rpc(server.url, 'tools/list');
     expect([r.status, r.json.error.code]).toEqual([400, -32022]);
-    expect(r.json.error.data).toEqual({ supported: ['2025-11-25', '2025-06-18', '2025-03-26'], requested: '2026-07-28' });
+    expect(r.json.error.data).toEqual({
+      supported: ['2025-11-25', '2025-06-18', '2025-03-26'],
+      requested: '2026-07-28',
+    });
     const init = await initialize(server.url, { protocolVersion: '2025-11-25', capabilities: {} });
     expect(init.json.result.protocolVersion).toBe('2025-11-25');
   });

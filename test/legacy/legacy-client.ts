@@ -1,4 +1,9 @@
-import { Client, StreamableHTTPClientTransport, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/client';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  type ElicitRequest,
+  type ElicitResult,
+} from '@modelcontextprotocol/client';
 
 export interface LegacyClientOptions {
   /** Answers each pushed elicitation/create. */
@@ -26,7 +31,10 @@ export async function connectLegacyClient(url: string, options: LegacyClientOpti
   const asked: Array<ElicitRequest['params']> = [];
   const client = new Client(
     { name: 'mocapi-legacy-e2e', version: '1.0.0' },
-    { capabilities: (options.capabilities ?? (options.onElicit ? { elicitation: {} } : {})) as never, ...options.clientOptions },
+    {
+      capabilities: (options.capabilities ?? (options.onElicit ? { elicitation: {} } : {})) as never,
+      ...options.clientOptions,
+    },
   );
   if (options.onElicit) {
     const onElicit = options.onElicit;
@@ -35,7 +43,10 @@ export async function connectLegacyClient(url: string, options: LegacyClientOpti
       return onElicit(request.params);
     });
   }
-  const transport = new StreamableHTTPClientTransport(new URL(url), options.fetch ? { fetch: options.fetch } : undefined);
+  const transport = new StreamableHTTPClientTransport(
+    new URL(url),
+    options.fetch ? { fetch: options.fetch } : undefined,
+  );
   await client.connect(transport);
   return { client, transport, asked, close: () => client.close() };
 }

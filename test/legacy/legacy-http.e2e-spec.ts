@@ -3,13 +3,23 @@ import { mcpHeaders, post, rpc, send } from '../support/raw-mcp.js';
 import { HeaderPrincipalSource, LegacyProbe, legacyModule } from './legacy.fixtures.js';
 import { initialize, LegacyWire } from './legacy-wire.js';
 
-const NO_MODERN_STAMPS = expect.not.objectContaining({ resultType: expect.anything(), ttlMs: expect.anything(), cacheScope: expect.anything() });
+const NO_MODERN_STAMPS = expect.not.objectContaining({
+  resultType: expect.anything(),
+  ttlMs: expect.anything(),
+  cacheScope: expect.anything(),
+});
 
 describe.each(ADAPTERS)('the 2025-era leg over Streamable HTTP, on %s', (adapter) => {
   let server: RunningApp;
   let probe: LegacyProbe;
   beforeAll(async () => {
-    server = await startApp(legacyModule({ principalSource: new HeaderPrincipalSource(), legacy: { maxInputRounds: 2, inputRoundTimeoutMs: 1500 } }), adapter);
+    server = await startApp(
+      legacyModule({
+        principalSource: new HeaderPrincipalSource(),
+        legacy: { maxInputRounds: 2, inputRoundTimeoutMs: 1500 },
+      }),
+      adapter,
+    );
     probe = server.app.get(LegacyProbe);
   });
   afterAll(() => server.close());
@@ -22,10 +32,21 @@ describe.each(ADAPTERS)('the 2025-era leg over Streamable HTTP, on %s', (adapter
       ['2024-11-05', '2025-11-25'],
       ['not-a-version', '2025-11-25'],
     ])('asked for %s, negotiates %s', async (asked, negotiated) => {
-      const r = await initialize(server.url, { protocolVersion: asked, capabilities: {}, clientInfo: { name: 't', version: '1' } });
+      const r = await initialize(server.url, {
+        protocolVersion: asked,
+        capabilities: {},
+        clientInfo: { name: 't', version: '1' },
+      });
       expect(r.status).toBe(200);
-      expect(r.json.result).toMatchObject({ protocolVersion: negotiated, serverInfo: { name: 'legacy-e2e', version: '3.0.0' } });
-      expect(r.json.result.capabilities).toMatchObject({ tools: { listChanged: true }, resources: { subscribe: true }, logging: {} });
+      expect(r.json.result).toMatchObject({
+        protocolVersion: negotiated,
+        serverInfo: { name: 'legacy-e2e', version: '3.0.0' },
+      });
+      expect(r.json.result.capabilities).toMatchObject({
+        tools: { listChanged: true },
+        resources: { subscribe: true },
+        logging: {},
+      });
       expect(r.json.result).toEqual(NO_MODERN_STAMPS);
       expect(r.headers['mcp-session-id']).toMatch(/^[\x21-\x7e]+$/);
     });
@@ -38,14 +59,20 @@ describe.each(ADAPTERS)('the 2025-era leg over Streamable HTTP, on %s', (adapter
       expect(list.json.result).toEqual(NO_MODERN_STAMPS);
       expect(list.json.result._meta).toBeUndefined();
       const read = await wire.request('resources/read', { uri: 'legacy://note' });
-      expect(read.json.result).toEqual({ contents: [{ uri: 'legacy://note', mimeType: 'text/plain', text: 'a note' }] });
+      expect(read.json.result).toEqual({
+        contents: [{ uri: 'legacy://note', mimeType: 'text/plain', text: 'a note' }],
+      });
       expect((await wire.request('ping')).json.result).toEqual({});
     });
   });
 
   describe('session errors, each with its status, code and a way back', () => {
     it('no Mcp-Session-Id → 400; initialize again recovers', async () => {
-      const r = await post(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+      const r = await post(
+        server.url,
+        { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      );
       expect([r.status, r.json.error.code]).toEqual([400, -32600]);
       expect(r.json.error.message).toContain('Mcp-Session-Id');
       expect((await (await LegacyWire.open(server.url)).request('tools/list')).status).toBe(200);
@@ -68,8 +95,17 @@ describe.each(ADAPTERS)('the 2025-era leg over Streamable HTTP, on %s', (adapter
       const requestState = round.json.result.requestState as string;
       const asSession = await wire.request('tools/list', {}, { 'mcp-session-id': requestState });
       expect(asSession.status).toBe(404);
-      const asState = await rpc(server.url, 'tools/call', { name: 'ask_name', arguments: {}, requestState: wire.sessionId }, { elicitation: {} });
-      expect([asState.status, asState.json.error.code, asState.json.error.data]).toEqual([400, -32602, { reason: 'authentication_failed' }]);
+      const asState = await rpc(
+        server.url,
+        'tools/call',
+        { name: 'ask_name', arguments: {}, requestState: wire.sessionId },
+        { elicitation: {} },
+      );
+      expect([asState.status, asState.json.error.code, asState.json.error.data]).toEqual([
+        400,
+        -32602,
+        { reason: 'authentication_failed' },
+      ]);
     });
 
     it('a session opened by one principal, used by another → 403; the owner still gets through', async () => {
@@ -104,7 +140,11 @@ describe.each(ADAPTERS)('the 2025-era leg over Streamable HTTP, on %s', (adapter
       const stream = await wire.stream('tools/call', { name: 'ask_name', arguments: {} }, 'call-1');
       expect(stream.response.headers['content-type']).toBe('text/event-stream');
       const pushed = await stream.waitFor((m) => m.method === 'elicitation/create');
-      expect(pushed.params).toMatchObject({ mode: 'form', message: 'Your name?', requestedSchema: { properties: { name: { type: 'string' } } } });
+      expect(pushed.params).toMatchObject({
+        mode: 'form',
+        message: 'Your name?',
+        requestedSchema: { properties: { name: { type: 'string' } } },
+      });
       expect((await wire.answer(pushed.id, { action: 'accept', content: { name: 'Ada' } })).status).toBe(202);
       const done = await stream.waitFor((m) => m.id === 'call-1');
       expect(done.result).toEqual({ content: [{ type: 'text', text: 'Hello, Ada!' }] });
@@ -122,10 +162,22 @@ describe.each(ADAPTERS)('the 2025-era leg over Streamable HTTP, on %s', (adapter
     });
 
     it('2025-06-18 sessions get form requests without the mode field they do not know', async () => {
-      const r = await initialize(server.url, { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'old', version: '1' } });
-      const headers = { ...mcpHeaders('tools/call'), 'mcp-protocol-version': '2025-06-18', 'mcp-session-id': String(r.headers['mcp-session-id']) };
+      const r = await initialize(server.url, {
+        protocolVersion: '2025-06-18',
+        capabilities: { elicitation: {} },
+        clientInfo: { name: 'old', version: '1' },
+      });
+      const headers = {
+        ...mcpHeaders('tools/call'),
+        'mcp-protocol-version': '2025-06-18',
+        'mcp-session-id': String(r.headers['mcp-session-id']),
+      };
       const { openSse } = await import('../support/sse-stream.js');
-      const stream = await openSse(server.url, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'ask_name' } }, headers);
+      const stream = await openSse(
+        server.url,
+        { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'ask_name' } },
+        headers,
+      );
       const pushed = await stream.waitFor((m) => m.method === 'elicitation/create');
       expect(pushed.params.mode).toBeUndefined();
       expect(pushed.params.message).toBe('Your name?');
@@ -166,7 +218,9 @@ describe.each(ADAPTERS)('the 2025-era leg over Streamable HTTP, on %s', (adapter
       const r = await wire.request('tools/call', { name: 'capital', arguments: {} });
       expect(r.json.result.isError).toBe(true);
       expect(r.json.result.content[0].text).toContain('"sampling"');
-      const url = await (await LegacyWire.open(server.url, { elicitation: {} })).request('tools/call', { name: 'sign_in' });
+      const url = await (
+        await LegacyWire.open(server.url, { elicitation: {} })
+      ).request('tools/call', { name: 'sign_in' });
       expect(url.json.result.content[0].text).toContain('"url"');
     });
 
@@ -174,7 +228,11 @@ describe.each(ADAPTERS)('the 2025-era leg over Streamable HTTP, on %s', (adapter
       const wire = await LegacyWire.open(server.url, { elicitation: { form: {}, url: {} } });
       const stream = await wire.stream('tools/call', { name: 'sign_in' }, 'call-url');
       const pushed = await stream.waitFor((m) => m.method === 'elicitation/create');
-      expect(pushed.params).toMatchObject({ mode: 'url', url: 'https://example.com/sign-in', message: 'Please sign in' });
+      expect(pushed.params).toMatchObject({
+        mode: 'url',
+        url: 'https://example.com/sign-in',
+        message: 'Please sign in',
+      });
       await wire.answer(pushed.id, { action: 'accept' });
       expect((await stream.waitFor((m) => m.id === 'call-url')).result.content[0].text).toBe('url accept');
     });
@@ -183,7 +241,9 @@ describe.each(ADAPTERS)('the 2025-era leg over Streamable HTTP, on %s', (adapter
       const wire = await LegacyWire.open(server.url);
       const stream = await wire.stream('tools/call', { name: 'three_questions' }, 'call-4');
       for (const field of ['first', 'second']) {
-        const pushed = await stream.waitFor((m) => m.method === 'elicitation/create' && m.params.message === `The ${field}?`);
+        const pushed = await stream.waitFor(
+          (m) => m.method === 'elicitation/create' && m.params.message === `The ${field}?`,
+        );
         await wire.answer(pushed.id, { action: 'accept', content: { [field]: field.toUpperCase() } });
       }
       const done = await stream.waitFor((m) => m.id === 'call-4');
@@ -207,7 +267,11 @@ describe.each(ADAPTERS)('the 2025-era leg over Streamable HTTP, on %s', (adapter
       const wire = await LegacyWire.open(server.url);
       const stream = await wire.stream('tools/call', { name: 'ask_name' }, 'call-6');
       const pushed = await stream.waitFor((m) => m.method === 'elicitation/create');
-      await post(server.url, { jsonrpc: '2.0', id: pushed.id, error: { code: -32601, message: 'no UI' } }, wire.headers());
+      await post(
+        server.url,
+        { jsonrpc: '2.0', id: pushed.id, error: { code: -32601, message: 'no UI' } },
+        wire.headers(),
+      );
       const done = await stream.waitFor((m) => m.id === 'call-6');
       expect(done.result.isError).toBe(true);
       expect(done.result.content[0].text).toContain('no UI');
@@ -217,7 +281,11 @@ describe.each(ADAPTERS)('the 2025-era leg over Streamable HTTP, on %s', (adapter
   describe('notifications', () => {
     it('notifications/cancelled aborts the call and no response is sent', async () => {
       const wire = await LegacyWire.open(server.url);
-      const stream = await wire.stream('tools/call', { name: 'wait_for_cancel', _meta: { progressToken: 'p' } }, 'call-7');
+      const stream = await wire.stream(
+        'tools/call',
+        { name: 'wait_for_cancel', _meta: { progressToken: 'p' } },
+        'call-7',
+      );
       await stream.waitFor((m) => m.method === 'notifications/progress');
       expect((await wire.notify('notifications/cancelled', { requestId: 'call-7', reason: 'user' })).status).toBe(202);
       await stream.ended;
@@ -229,7 +297,10 @@ describe.each(ADAPTERS)('the 2025-era leg over Streamable HTTP, on %s', (adapter
       const wire = await LegacyWire.open(server.url);
       const chatty = await wire.stream('tools/call', { name: 'greet' }, 'g1');
       await chatty.ended;
-      expect(chatty.messages[0]).toMatchObject({ method: 'notifications/message', params: { level: 'info', data: 'greeting' } });
+      expect(chatty.messages[0]).toMatchObject({
+        method: 'notifications/message',
+        params: { level: 'info', data: 'greeting' },
+      });
       expect((await wire.request('logging/setLevel', { level: 'error' })).json.result).toEqual({});
       const quiet = await wire.request('tools/call', { name: 'greet' });
       expect(quiet.json.result.content[0].text).toBe('Hello!');
@@ -260,7 +331,8 @@ describe.each(ADAPTERS)('the 2025-era leg over Streamable HTTP, on %s', (adapter
       registrar.addTool({ extra: () => 'x' }, 'extra', { name: 'extra_tool', description: 'added' });
       registrar.removeTool('extra_tool');
       const deadline = Date.now() + 3000;
-      while (events.join('').split('list_changed').length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while (events.join('').split('list_changed').length < 3 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
       req.destroy();
       const text = events.join('');
       expect(text).toContain('"method":"notifications/resources/updated","params":{"uri":"legacy://note"}');

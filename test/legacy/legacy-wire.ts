@@ -14,8 +14,16 @@ export class LegacyWire {
   ) {}
 
   /** Sends initialize (+ notifications/initialized) and keeps the session id. */
-  static async open(url: string, capabilities: Record<string, unknown> = { elicitation: {} }, extraHeaders: Record<string, string> = {}): Promise<LegacyWire> {
-    const r = await initialize(url, { protocolVersion: LEGACY_VERSION, capabilities, clientInfo: { name: 'legacy-wire', version: '1.0.0' } }, extraHeaders);
+  static async open(
+    url: string,
+    capabilities: Record<string, unknown> = { elicitation: {} },
+    extraHeaders: Record<string, string> = {},
+  ): Promise<LegacyWire> {
+    const r = await initialize(
+      url,
+      { protocolVersion: LEGACY_VERSION, capabilities, clientInfo: { name: 'legacy-wire', version: '1.0.0' } },
+      extraHeaders,
+    );
     if (r.status !== 200) throw new Error(`initialize answered ${r.status}: ${r.text}`);
     const wire = new LegacyWire(url, String(r.headers['mcp-session-id']), extraHeaders);
     const initialized = await wire.notify('notifications/initialized');
@@ -35,12 +43,21 @@ export class LegacyWire {
   }
 
   /** A request answered as JSON (or SSE read as text: use `stream` for those). */
-  request(method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<RawResponse> {
+  request(
+    method: string,
+    params: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ): Promise<RawResponse> {
     return post(this.url, { jsonrpc: '2.0', id: this.nextId++, method, params }, this.headers(headers));
   }
 
   /** A request whose answer is read as an SSE stream (pushed requests, notifications, then the response). */
-  stream(method: string, params: Record<string, unknown> = {}, id: number | string = this.nextId++, headers: Record<string, string> = {}): Promise<SseStream> {
+  stream(
+    method: string,
+    params: Record<string, unknown> = {},
+    id: number | string = this.nextId++,
+    headers: Record<string, string> = {},
+  ): Promise<SseStream> {
     return openSse(this.url, { jsonrpc: '2.0', id, method, params }, this.headers(headers));
   }
 
@@ -58,7 +75,11 @@ export class LegacyWire {
   }
 }
 
-export function initialize(url: string, params: Record<string, unknown>, headers: Record<string, string> = {}): Promise<RawResponse> {
+export function initialize(
+  url: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   return post(
     url,
     { jsonrpc: '2.0', id: 0, method: 'initialize', params },

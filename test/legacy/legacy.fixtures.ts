@@ -60,14 +60,19 @@ export class LegacyTools {
     const answers: string[] = [];
     for (const field of ['first', 'second', 'third']) {
       const answer = await this.elicitation.elicit(`The ${field}?`, (s) => s.string(field));
-      answers.push(answer.action === 'accept' ? String((answer.content as Record<string, string>)[field]) : answer.action);
+      answers.push(
+        answer.action === 'accept' ? String((answer.content as Record<string, string>)[field]) : answer.action,
+      );
     }
     return answers.join(', ');
   }
 
   @McpTool({ name: 'capital', description: 'Asks the client model (sampling)' })
   async capital(): Promise<string> {
-    const answer = await this.elicitation.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Capital of France?' } }], maxTokens: 20 });
+    const answer = await this.elicitation.sample({
+      messages: [{ role: 'user', content: { type: 'text', text: 'Capital of France?' } }],
+      maxTokens: 20,
+    });
     const content = Array.isArray(answer.content) ? answer.content[0] : answer.content;
     return `${answer.model} says ${content?.type === 'text' ? content.text : '?'}`;
   }
@@ -90,7 +95,9 @@ export class LegacyTools {
     const signal = this.progress.signal!;
     this.probe.lastSignal = signal;
     this.progress.report(1, 2, 'started');
-    await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+    await new Promise<void>((resolve) =>
+      signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
     return 'cancelled';
   }
 

@@ -26,19 +26,35 @@ describe.each(ADAPTERS)('the official client 2.4.0 in each of its era settings, 
 
   it('default settings (legacy): a sampling round and a roots round complete through pushed requests', async () => {
     const wire = recording();
-    const client = new Client({ name: 'legacy-sampler', version: '1.0.0' }, { capabilities: { sampling: {}, roots: {} } });
+    const client = new Client(
+      { name: 'legacy-sampler', version: '1.0.0' },
+      { capabilities: { sampling: {}, roots: {} } },
+    );
     client.setRequestHandler('sampling/createMessage', async (request) => {
       expect(request.params.maxTokens).toBe(20);
       return { role: 'assistant', model: 'test-model', content: { type: 'text', text: 'Paris' } };
     });
-    client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///work', name: 'work' }, { uri: 'file:///tmp' }] }));
+    client.setRequestHandler('roots/list', async () => ({
+      roots: [{ uri: 'file:///work', name: 'work' }, { uri: 'file:///tmp' }],
+    }));
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { fetch: wire.fetch }));
     try {
       expect(wire.posts[0]!.method).toBe('initialize');
-      expect((await client.callTool({ name: 'capital', arguments: {} })).content).toEqual([{ type: 'text', text: 'test-model says Paris' }]);
-      expect((await client.callTool({ name: 'roots', arguments: {} })).content).toEqual([{ type: 'text', text: 'file:///work file:///tmp' }]);
+      expect((await client.callTool({ name: 'capital', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'test-model says Paris' },
+      ]);
+      expect((await client.callTool({ name: 'roots', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'file:///work file:///tmp' },
+      ]);
       // Each call: the tools/call POST, then the client's posted response to the pushed request.
-      expect(wire.posts.map((p) => p.method)).toEqual(['initialize', 'notifications/initialized', 'tools/call', 'response', 'tools/call', 'response']);
+      expect(wire.posts.map((p) => p.method)).toEqual([
+        'initialize',
+        'notifications/initialized',
+        'tools/call',
+        'response',
+        'tools/call',
+        'response',
+      ]);
       expect(new Set(wire.posts.slice(1).map((p) => p.session)).size).toBe(1);
     } finally {
       await client.close();
@@ -54,7 +70,9 @@ describe.each(ADAPTERS)('the official client 2.4.0 in each of its era settings, 
     client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Auto' } }));
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { fetch: wire.fetch }));
     try {
-      expect((await client.callTool({ name: 'ask_name', arguments: {} })).content).toEqual([{ type: 'text', text: 'Hello, Auto!' }]);
+      expect((await client.callTool({ name: 'ask_name', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'Hello, Auto!' },
+      ]);
       expect(wire.posts[0]!.method).toBe('server/discover');
       expect(wire.posts.map((p) => p.method)).not.toContain('initialize');
       expect(wire.posts.filter((p) => p.method === 'tools/call')).toHaveLength(2);
@@ -65,10 +83,15 @@ describe.each(ADAPTERS)('the official client 2.4.0 in each of its era settings, 
   });
 
   it('pinned to 2026-07-28: served statelessly as before', async () => {
-    const client = new Client({ name: 'pinned', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new Client(
+      { name: 'pinned', version: '1.0.0' },
+      { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
     try {
-      expect((await client.callTool({ name: 'greet', arguments: {} })).content).toEqual([{ type: 'text', text: 'Hello!' }]);
+      expect((await client.callTool({ name: 'greet', arguments: {} })).content).toEqual([
+        { type: 'text', text: 'Hello!' },
+      ]);
     } finally {
       await client.close();
     }

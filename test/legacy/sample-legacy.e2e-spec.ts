@@ -14,7 +14,9 @@ describe.each(ADAPTERS)('the sample, with the official client on its default (20
   it('initializes, lists the tools and books a table through two pushed elicitation/create requests', async () => {
     const c = await connectLegacyClient(server.url, {
       onElicit: (params): ElicitResult =>
-        String(params.message).startsWith('Which time') ? { action: 'accept', content: { time: '19:30' } } : { action: 'accept', content: { confirm: true } },
+        String(params.message).startsWith('Which time')
+          ? { action: 'accept', content: { time: '19:30' } }
+          : { action: 'accept', content: { confirm: true } },
     });
     try {
       expect(c.client.getServerVersion()).toMatchObject({ name: 'bistro', version: '1.0.0' });
@@ -29,7 +31,10 @@ describe.each(ADAPTERS)('the sample, with the official client on its default (20
       });
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ date: '2026-12-24', time: '19:30', partySize: 4 });
-      expect(c.asked.map((p) => p.message)).toEqual(['Which time would you like on 2026-12-24?', 'Book a table for 4 at 19:30 on 2026-12-24 under Ada?']);
+      expect(c.asked.map((p) => p.message)).toEqual([
+        'Which time would you like on 2026-12-24?',
+        'Book a table for 4 at 19:30 on 2026-12-24 under Ada?',
+      ]);
       expect(server.app.get(BookingService).all()).toHaveLength(before + 1);
     } finally {
       await c.close();

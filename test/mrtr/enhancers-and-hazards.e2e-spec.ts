@@ -6,7 +6,7 @@ import { EnhancedTools, EnhancerLog, catchAllModule, wrappingModule } from './en
 
 const COLOUR = { 'elicit-1': { action: 'accept', content: { color: 'teal' } } };
 
-describe.each(ADAPTERS)('the input-required signal and the application\'s own enhancers, on %s', (adapter) => {
+describe.each(ADAPTERS)("the input-required signal and the application's own enhancers, on %s", (adapter) => {
   describe('a global catch-all interceptor and a global catch-all exception filter', () => {
     let server: RunningApp;
     let log: EnhancerLog;
@@ -31,7 +31,9 @@ describe.each(ADAPTERS)('the input-required signal and the application\'s own en
     it('do not swallow the signal: the round still happens and they never see it as an error', async () => {
       const round = expectInputRequired(await callTool(server.url, 'ask'));
       expect(round.inputRequests['elicit-1']!.params.message).toBe('Colour?');
-      const done = expectComplete(await callTool(server.url, 'ask', {}, { requestState: round.requestState, inputResponses: COLOUR }));
+      const done = expectComplete(
+        await callTool(server.url, 'ask', {}, { requestState: round.requestState, inputResponses: COLOUR }),
+      );
       expect(toolText(done)).toBe('colour=teal');
       expect(tools.counter.of('ask')).toBe(2);
       expect(log.interceptorErrors).not.toContain('InputRequiredException');
@@ -42,7 +44,14 @@ describe.each(ADAPTERS)('the input-required signal and the application\'s own en
 
     it('a catch-all interceptor on the handler itself (@UseInterceptors) does not swallow it either', async () => {
       const round = expectInputRequired(await callTool(server.url, 'ask_locally_intercepted'));
-      const done = expectComplete(await callTool(server.url, 'ask_locally_intercepted', {}, { requestState: round.requestState, inputResponses: COLOUR }));
+      const done = expectComplete(
+        await callTool(
+          server.url,
+          'ask_locally_intercepted',
+          {},
+          { requestState: round.requestState, inputResponses: COLOUR },
+        ),
+      );
       expect(toolText(done)).toBe('colour=teal');
       expect(log.localInterceptorErrors).not.toContain('InputRequiredException');
     });
@@ -57,13 +66,21 @@ describe.each(ADAPTERS)('the input-required signal and the application\'s own en
       const round = expectInputRequired(response);
       expect(round.inputRequests['elicit-1']!.params.message).toBe('Are you sure?');
       const done = expectComplete(
-        await callTool(server.url, 'guard_asks', {}, { requestState: round.requestState, inputResponses: { 'elicit-1': { action: 'accept', content: { sure: true } } } }),
+        await callTool(
+          server.url,
+          'guard_asks',
+          {},
+          {
+            requestState: round.requestState,
+            inputResponses: { 'elicit-1': { action: 'accept', content: { sure: true } } },
+          },
+        ),
       );
       expect(toolText(done)).toBe('confirmed by the guard');
     });
   });
 
-  describe('a global interceptor that wraps every value ({ data: value }, as in Nest\'s docs)', () => {
+  describe("a global interceptor that wraps every value ({ data: value }, as in Nest's docs)", () => {
     let server: RunningApp;
 
     beforeAll(async () => {
@@ -79,7 +96,9 @@ describe.each(ADAPTERS)('the input-required signal and the application\'s own en
     it('does not turn the round into a complete result', async () => {
       const response = await callTool(server.url, 'ask');
       const round = expectInputRequired(response);
-      const done = expectComplete(await callTool(server.url, 'ask', {}, { requestState: round.requestState, inputResponses: COLOUR }));
+      const done = expectComplete(
+        await callTool(server.url, 'ask', {}, { requestState: round.requestState, inputResponses: COLOUR }),
+      );
       expect(done.structuredContent).toEqual({ data: 'colour=teal' });
     });
   });
@@ -113,7 +132,15 @@ describe.each(ADAPTERS)('the input-required signal and the application\'s own en
       const warningsBefore = logger.warnings.length;
       const round = expectInputRequired(await callTool(server.url, 'careful_catch'));
       const done = expectComplete(
-        await callTool(server.url, 'careful_catch', {}, { requestState: round.requestState, inputResponses: { 'elicit-1': { action: 'accept', content: { ok: true } } } }),
+        await callTool(
+          server.url,
+          'careful_catch',
+          {},
+          {
+            requestState: round.requestState,
+            inputResponses: { 'elicit-1': { action: 'accept', content: { ok: true } } },
+          },
+        ),
       );
       expect(toolText(done)).toBe('answered accept ok=true');
       expect(logger.warnings.slice(warningsBefore).filter((w) => w.startsWith('McpElicitation:'))).toEqual([]);

@@ -161,7 +161,13 @@ export function catchAllModule(): Type<unknown> {
 export function wrappingModule(): Type<unknown> {
   @Module({
     imports: [McpModule.forRoot({ name: 'wrapping', version: '1.0.0', mrtr: { secrets: [SECRET_A] } })],
-    providers: [EnhancerLog, EnhancedTools, ConfirmingGuard, LocalCatchEverythingInterceptor, { provide: APP_INTERCEPTOR, useClass: WrapEveryValueInterceptor }],
+    providers: [
+      EnhancerLog,
+      EnhancedTools,
+      ConfirmingGuard,
+      LocalCatchEverythingInterceptor,
+      { provide: APP_INTERCEPTOR, useClass: WrapEveryValueInterceptor },
+    ],
   })
   class WrappingModule {}
   return WrappingModule;

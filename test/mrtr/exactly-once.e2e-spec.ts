@@ -41,7 +41,13 @@ class OrderTools {
 }
 
 @Module({
-  imports: [McpModule.forRoot({ name: 'orders', version: '1.0.0', mrtr: { secrets: ['exactly-once-secret-0123456789-abcdefghij'], ttlMs: 2 * HOUR, maxFlowMs: 3 * HOUR } })],
+  imports: [
+    McpModule.forRoot({
+      name: 'orders',
+      version: '1.0.0',
+      mrtr: { secrets: ['exactly-once-secret-0123456789-abcdefghij'], ttlMs: 2 * HOUR, maxFlowMs: 3 * HOUR },
+    }),
+  ],
   providers: [OrderTools, Ledger],
 })
 class OrdersModule {}
@@ -51,7 +57,10 @@ describe.each(ADAPTERS)('exactly-once completion, on %s', (adapter) => {
   const clock = new ManualClock();
   let ledger: Ledger;
   beforeAll(async () => {
-    mcp = await McpTestClient.start(OrdersModule, { adapter, configure: (b) => b.overrideProvider(McpClock).useValue(clock) });
+    mcp = await McpTestClient.start(OrdersModule, {
+      adapter,
+      configure: (b) => b.overrideProvider(McpClock).useValue(clock),
+    });
     ledger = mcp.app.get(Ledger);
   });
   afterAll(() => mcp.close());
@@ -97,7 +106,9 @@ describe.each(ADAPTERS)('exactly-once completion, on %s', (adapter) => {
     const a = await finalRound('place_order');
     const b = await finalRound('place_order');
     const [doneA, doneB] = [await a.respond(yes), await b.respond(yes)];
-    expect((doneA.result['structuredContent'] as { flowId: string }).flowId).not.toBe((doneB.result['structuredContent'] as { flowId: string }).flowId);
+    expect((doneA.result['structuredContent'] as { flowId: string }).flowId).not.toBe(
+      (doneB.result['structuredContent'] as { flowId: string }).flowId,
+    );
     // A round that only re-asks (no answer given) records nothing: the flow completes later.
     const c = await finalRound('place_order');
     const again = await c.respond({});

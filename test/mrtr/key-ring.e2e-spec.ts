@@ -56,9 +56,15 @@ describe.each(PAIRS)('two nodes sharing a key ring (%s, then %s)', (first, secon
 
   it('a three-round flow can hop nodes on every round', async () => {
     let round = expectInputRequired(await callTool(a.url, 'three_questions'));
-    round = expectInputRequired(await callTool(b.url, 'three_questions', {}, { requestState: round.requestState, inputResponses: THREE[0] }));
-    round = expectInputRequired(await callTool(a.url, 'three_questions', {}, { requestState: round.requestState, inputResponses: THREE[1] }));
-    const done = expectComplete(await callTool(b.url, 'three_questions', {}, { requestState: round.requestState, inputResponses: THREE[2] }));
+    round = expectInputRequired(
+      await callTool(b.url, 'three_questions', {}, { requestState: round.requestState, inputResponses: THREE[0] }),
+    );
+    round = expectInputRequired(
+      await callTool(a.url, 'three_questions', {}, { requestState: round.requestState, inputResponses: THREE[1] }),
+    );
+    const done = expectComplete(
+      await callTool(b.url, 'three_questions', {}, { requestState: round.requestState, inputResponses: THREE[2] }),
+    );
     expect(done.structuredContent).toEqual({ name: 'Ada', age: 36, color: 'green' });
   });
 
@@ -68,9 +74,14 @@ describe.each(PAIRS)('two nodes sharing a key ring (%s, then %s)', (first, secon
     try {
       const round = expectInputRequired(await callTool(lonelyA.url, 'one_question'));
       const before = lonelyB.app.get(MrtrTools).counter.of('one_question');
-      expectRejectedState(await callTool(lonelyB.url, 'one_question', {}, { requestState: round.requestState, inputResponses: NAME }), 'unknown_key');
+      expectRejectedState(
+        await callTool(lonelyB.url, 'one_question', {}, { requestState: round.requestState, inputResponses: NAME }),
+        'unknown_key',
+      );
       expect(lonelyB.app.get(MrtrTools).counter.of('one_question')).toBe(before);
-      expectComplete(await callTool(lonelyA.url, 'one_question', {}, { requestState: round.requestState, inputResponses: NAME }));
+      expectComplete(
+        await callTool(lonelyA.url, 'one_question', {}, { requestState: round.requestState, inputResponses: NAME }),
+      );
     } finally {
       await lonelyA.close();
       await lonelyB.close();
@@ -97,30 +108,48 @@ describe.each(PAIRS)('key rotation (%s / %s)', (first, second) => {
 
   it('a token minted under a key that has moved to second place in the ring is accepted', async () => {
     const round = expectInputRequired(await callTool(before.url, 'one_question'));
-    const done = expectComplete(await callTool(during.url, 'one_question', {}, { requestState: round.requestState, inputResponses: NAME }));
+    const done = expectComplete(
+      await callTool(during.url, 'one_question', {}, { requestState: round.requestState, inputResponses: NAME }),
+    );
     expect(toolText(done)).toBe('Hello, Ada!');
   });
 
   it('a token whose key has left the ring is rejected (unknown_key), and the handler does not run', async () => {
     const round = expectInputRequired(await callTool(before.url, 'one_question'));
     const count = after.app.get(MrtrTools).counter.of('one_question');
-    expectRejectedState(await callTool(after.url, 'one_question', {}, { requestState: round.requestState, inputResponses: NAME }), 'unknown_key');
+    expectRejectedState(
+      await callTool(after.url, 'one_question', {}, { requestState: round.requestState, inputResponses: NAME }),
+      'unknown_key',
+    );
     expect(after.app.get(MrtrTools).counter.of('one_question')).toBe(count);
   });
 
   it('the first key of the ring seals: tokens from the rotating node open after rotation, not before it', async () => {
     const sealedDuring = expectInputRequired(await callTool(during.url, 'one_question')).requestState;
-    expect(keyIdOf(sealedDuring)).toBe(keyIdOf(expectInputRequired(await callTool(after.url, 'one_question')).requestState));
-    expect(keyIdOf(sealedDuring)).not.toBe(keyIdOf(expectInputRequired(await callTool(before.url, 'one_question')).requestState));
+    expect(keyIdOf(sealedDuring)).toBe(
+      keyIdOf(expectInputRequired(await callTool(after.url, 'one_question')).requestState),
+    );
+    expect(keyIdOf(sealedDuring)).not.toBe(
+      keyIdOf(expectInputRequired(await callTool(before.url, 'one_question')).requestState),
+    );
     expectComplete(await callTool(after.url, 'one_question', {}, { requestState: sealedDuring, inputResponses: NAME }));
-    expectRejectedState(await callTool(before.url, 'one_question', {}, { requestState: sealedDuring, inputResponses: NAME }), 'unknown_key');
+    expectRejectedState(
+      await callTool(before.url, 'one_question', {}, { requestState: sealedDuring, inputResponses: NAME }),
+      'unknown_key',
+    );
   });
 
   it('a live flow survives the rotation: started before, continued during, finished after', async () => {
     let round = expectInputRequired(await callTool(before.url, 'three_questions'));
-    round = expectInputRequired(await callTool(during.url, 'three_questions', {}, { requestState: round.requestState, inputResponses: THREE[0] }));
-    round = expectInputRequired(await callTool(after.url, 'three_questions', {}, { requestState: round.requestState, inputResponses: THREE[1] }));
-    const done = expectComplete(await callTool(after.url, 'three_questions', {}, { requestState: round.requestState, inputResponses: THREE[2] }));
+    round = expectInputRequired(
+      await callTool(during.url, 'three_questions', {}, { requestState: round.requestState, inputResponses: THREE[0] }),
+    );
+    round = expectInputRequired(
+      await callTool(after.url, 'three_questions', {}, { requestState: round.requestState, inputResponses: THREE[1] }),
+    );
+    const done = expectComplete(
+      await callTool(after.url, 'three_questions', {}, { requestState: round.requestState, inputResponses: THREE[2] }),
+    );
     expect(done.structuredContent).toEqual({ name: 'Ada', age: 36, color: 'green' });
   });
 });

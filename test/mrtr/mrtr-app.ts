@@ -48,7 +48,11 @@ export interface MrtrAppOptions {
  * Starts a real Nest application on 127.0.0.1 (ephemeral port). With a clock, the app is built
  * from a testing module whose McpClock is overridden; otherwise by NestFactory, as in production.
  */
-export async function startMrtrApp(module: unknown, adapter: AdapterKind, options: MrtrAppOptions = {}): Promise<RunningApp> {
+export async function startMrtrApp(
+  module: unknown,
+  adapter: AdapterKind,
+  options: MrtrAppOptions = {},
+): Promise<RunningApp> {
   const httpAdapter = adapter === 'express' ? new ExpressAdapter() : new FastifyAdapter();
   const logger = options.logger ?? false;
   let app: INestApplication;

@@ -1,4 +1,9 @@
-import { Client, StreamableHTTPClientTransport, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/client';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  type ElicitRequest,
+  type ElicitResult,
+} from '@modelcontextprotocol/client';
 
 /** One HTTP exchange the official client made, as seen on the wire. */
 export interface WireExchange {
@@ -41,7 +46,10 @@ const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
  * automatically (its MRTR driver retries with the byte-exact requestState), with every HTTP
  * exchange recorded so tests can see the rounds and tokens.
  */
-export async function connectElicitingClient(url: string, options: ElicitingClientOptions = {}): Promise<ElicitingClient> {
+export async function connectElicitingClient(
+  url: string,
+  options: ElicitingClientOptions = {},
+): Promise<ElicitingClient> {
   const wire: WireExchange[] = [];
   const asked: Array<ElicitRequest['params']> = [];
   const recordingFetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {

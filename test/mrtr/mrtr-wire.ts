@@ -17,7 +17,12 @@ export interface RetryParts {
 let nextId = 1;
 
 /** One hand-built MCP request over real HTTP, with the retry fields exactly as given. */
-export async function mcpCall(url: string, method: string, params: Record<string, unknown>, parts: RetryParts = {}): Promise<RawResponse> {
+export async function mcpCall(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  parts: RetryParts = {},
+): Promise<RawResponse> {
   const body = {
     jsonrpc: '2.0',
     id: `mrtr-${nextId++}`,
@@ -36,11 +41,19 @@ export async function mcpCall(url: string, method: string, params: Record<string
   return response;
 }
 
-export const callTool = (url: string, name: string, args: Record<string, unknown> = {}, parts?: RetryParts): Promise<RawResponse> =>
-  mcpCall(url, 'tools/call', { name, arguments: args }, parts);
+export const callTool = (
+  url: string,
+  name: string,
+  args: Record<string, unknown> = {},
+  parts?: RetryParts,
+): Promise<RawResponse> => mcpCall(url, 'tools/call', { name, arguments: args }, parts);
 
-export const getPrompt = (url: string, name: string, args: Record<string, string> = {}, parts?: RetryParts): Promise<RawResponse> =>
-  mcpCall(url, 'prompts/get', { name, arguments: args }, parts);
+export const getPrompt = (
+  url: string,
+  name: string,
+  args: Record<string, string> = {},
+  parts?: RetryParts,
+): Promise<RawResponse> => mcpCall(url, 'prompts/get', { name, arguments: args }, parts);
 
 export const readResource = (url: string, uri: string, parts?: RetryParts): Promise<RawResponse> =>
   mcpCall(url, 'resources/read', { uri }, parts);

@@ -68,7 +68,9 @@ export class MrtrTools {
     this.counter.hit('three_questions');
     const name = await this.elicitation.elicit('Your name?', (s) => s.string('name'));
     const age = await this.elicitation.elicit('Your age?', (s) => s.integer('age', { minimum: 0, maximum: 150 }));
-    const color = await this.elicitation.elicit('Favourite colour?', (s) => s.choose('color', ['red', 'green', 'blue']));
+    const color = await this.elicitation.elicit('Favourite colour?', (s) =>
+      s.choose('color', ['red', 'green', 'blue']),
+    );
     return {
       name: name.action === 'accept' ? name.content.name : `(${name.action})`,
       age: age.action === 'accept' ? age.content.age : `(${age.action})`,
@@ -104,7 +106,9 @@ export class MrtrTools {
   async placeOrder(input: OrderDto): Promise<string> {
     this.counter.hit('place_order');
     const answer = await this.elicitation.elicit(`Order ${input.qty} x ${input.item}?`, (s) => s.boolean('confirm'));
-    return answer.action === 'accept' && answer.content.confirm ? `ordered ${input.qty} x ${input.item}` : 'not ordered';
+    return answer.action === 'accept' && answer.content.confirm
+      ? `ordered ${input.qty} x ${input.item}`
+      : 'not ordered';
   }
 
   @McpTool({ name: 'adaptive', description: 'Elicits only when the client can answer' })
@@ -126,7 +130,9 @@ export class MrtrTools {
   @McpTool({ name: 'fickle', description: 'Asks a different question every time' })
   async fickle(): Promise<string> {
     this.counter.hit('fickle');
-    const answer = await this.elicitation.elicit(`Attempt ${this.counter.of('fickle')}: continue?`, (s) => s.boolean('go'));
+    const answer = await this.elicitation.elicit(`Attempt ${this.counter.of('fickle')}: continue?`, (s) =>
+      s.boolean('go'),
+    );
     return answer.action;
   }
 
@@ -174,7 +180,9 @@ export class MrtrPrompts {
   async story(): Promise<string> {
     this.counter.hit('story');
     const answer = await this.elicitation.elicit('Which topic?', (s) => s.string('topic'));
-    return answer.action === 'accept' ? `Write a short story about ${answer.content.topic}.` : `Write a story (${answer.action}).`;
+    return answer.action === 'accept'
+      ? `Write a short story about ${answer.content.topic}.`
+      : `Write a story (${answer.action}).`;
   }
 }
 
@@ -192,7 +200,12 @@ export class MrtrResources {
     return answer.action === 'accept' ? `vault opened with ${answer.content.fruit}` : `vault closed (${answer.action})`;
   }
 
-  @McpResourceTemplate({ uriTemplate: 'mrtr://notes/{id}', name: 'note', description: 'A note, after confirmation', mimeType: 'text/plain' })
+  @McpResourceTemplate({
+    uriTemplate: 'mrtr://notes/{id}',
+    name: 'note',
+    description: 'A note, after confirmation',
+    mimeType: 'text/plain',
+  })
   async note({ id }: { uri: string; id: string }): Promise<string> {
     this.counter.hit(`note:${id}`);
     const answer = await this.elicitation.elicit(`Show note ${id}?`, (s) => s.boolean('show'));

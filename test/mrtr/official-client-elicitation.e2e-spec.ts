@@ -14,7 +14,9 @@ function fillForm(params: ElicitRequest['params']): ElicitResult {
     else if (definition.type === 'integer' || definition.type === 'number') content[name] = 42;
     else if (definition.type === 'boolean') content[name] = true;
     else if (definition.format === 'email') content[name] = 'ada@example.com';
-    else content[name] = name === 'name' ? 'Ada' : name === 'topic' ? 'dragons' : name === 'fruit' ? 'quince' : `my ${name}`;
+    else
+      content[name] =
+        name === 'name' ? 'Ada' : name === 'topic' ? 'dragons' : name === 'fruit' ? 'quince' : `my ${name}`;
   }
   return { action: 'accept', content };
 }
@@ -51,7 +53,11 @@ describe.each(ADAPTERS)('MRTR with the official v2 client answering elicitations
       {
         mode: 'form',
         message: 'What is your name?',
-        requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] },
+        requestedSchema: {
+          type: 'object',
+          properties: { name: { type: 'string', title: 'Name' } },
+          required: ['name'],
+        },
       },
     ]);
     const [first, retry] = c.calls();
@@ -63,7 +69,9 @@ describe.each(ADAPTERS)('MRTR with the official v2 client answering elicitations
     });
     expect(retry!.request.id).not.toEqual(first!.request.id);
     expect(retry!.request.params.requestState).toBe(first!.response.result.requestState);
-    expect(retry!.request.params.inputResponses).toEqual({ 'elicit-1': { action: 'accept', content: { name: 'Ada' } } });
+    expect(retry!.request.params.inputResponses).toEqual({
+      'elicit-1': { action: 'accept', content: { name: 'Ada' } },
+    });
     expect(retry!.response.result.resultType).toBe('complete');
     expect(tools.counter.of('one_question')).toBe(2);
   });
@@ -77,12 +85,20 @@ describe.each(ADAPTERS)('MRTR with the official v2 client answering elicitations
     expect(c.asked.map((p) => p.message)).toEqual(['Your name?', 'Your age?', 'Favourite colour?']);
     const calls = c.calls();
     expect(calls).toHaveLength(4);
-    expect(calls.slice(0, 3).map((w) => Object.keys(w.response.result.inputRequests))).toEqual([['elicit-1'], ['elicit-2'], ['elicit-3']]);
+    expect(calls.slice(0, 3).map((w) => Object.keys(w.response.result.inputRequests))).toEqual([
+      ['elicit-1'],
+      ['elicit-2'],
+      ['elicit-3'],
+    ]);
     for (let i = 1; i < calls.length; i++) {
       expect(calls[i]!.request.params.requestState).toBe(calls[i - 1]!.response.result.requestState);
     }
     // Each retry answers only the question of the round before; earlier answers ride in the token.
-    expect(calls.slice(1).map((w) => Object.keys(w.request.params.inputResponses))).toEqual([['elicit-1'], ['elicit-2'], ['elicit-3']]);
+    expect(calls.slice(1).map((w) => Object.keys(w.request.params.inputResponses))).toEqual([
+      ['elicit-1'],
+      ['elicit-2'],
+      ['elicit-3'],
+    ]);
     const tokens = calls.slice(0, 3).map((w) => w.response.result.requestState as string);
     expect(tokens[1]!.length).toBeGreaterThan(tokens[0]!.length);
     expect(tokens[2]!.length).toBeGreaterThan(tokens[1]!.length);
@@ -93,7 +109,9 @@ describe.each(ADAPTERS)('MRTR with the official v2 client answering elicitations
     const c = await connect({ onElicit: fillForm, roots: [{ uri: 'file:///work', name: 'work' }] });
     const result = await c.client.callTool({ name: 'batched', arguments: {} });
 
-    expect(result.content).toEqual([{ type: 'text', text: 'email=ada@example.com; subscribe=true; roots=file:///work' }]);
+    expect(result.content).toEqual([
+      { type: 'text', text: 'email=ada@example.com; subscribe=true; roots=file:///work' },
+    ]);
     const calls = c.calls();
     expect(calls).toHaveLength(2);
     const inputRequests = calls[0]!.response.result.inputRequests;
@@ -121,7 +139,9 @@ describe.each(ADAPTERS)('MRTR with the official v2 client answering elicitations
     const c = await connect({ onElicit: fillForm });
     const result = await c.client.getPrompt({ name: 'story' });
 
-    expect(result.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Write a short story about dragons.' } }]);
+    expect(result.messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'Write a short story about dragons.' } },
+    ]);
     expect(c.asked.map((p) => p.message)).toEqual(['Which topic?']);
     expect(c.calls().map((w) => w.request.method)).toEqual(['prompts/get', 'prompts/get']);
     expect(prompts.counter.of('story')).toBe(2);
@@ -178,7 +198,10 @@ describe('requestState size on the wire (official client, express)', () => {
     server = await startMrtrApp(mrtrModule(), 'express');
     client = await connectElicitingClient(server.url, {
       // A realistic short answer per question.
-      onElicit: (params) => ({ action: 'accept', content: { value: `answer to ${(params as { message: string }).message.split(':')[0]}` } }),
+      onElicit: (params) => ({
+        action: 'accept',
+        content: { value: `answer to ${(params as { message: string }).message.split(':')[0]}` },
+      }),
       maxRounds: 60,
     });
   });

@@ -29,7 +29,10 @@ export class IntegrationHeaderPrincipalSource extends McpPrincipalSource {
 /** A stand-in integration module: global, filling the core's principal-source slot, as McpOAuth2Module does. */
 @Global()
 @Module({
-  providers: [IntegrationHeaderPrincipalSource, { provide: INTEGRATION_PRINCIPAL_SOURCE, useExisting: IntegrationHeaderPrincipalSource }],
+  providers: [
+    IntegrationHeaderPrincipalSource,
+    { provide: INTEGRATION_PRINCIPAL_SOURCE, useExisting: IntegrationHeaderPrincipalSource },
+  ],
   exports: [INTEGRATION_PRINCIPAL_SOURCE, IntegrationHeaderPrincipalSource],
 })
 export class StandInIntegrationModule {}

@@ -37,14 +37,22 @@ describe('every single-byte change of a real requestState is refused (express)',
   let tools: MrtrTools;
   let token: string;
 
-  const retryWith = (requestState: string): Promise<RawResponse> => callTool(server.url, 'three_questions', {}, { requestState, inputResponses: ANSWERS });
+  const retryWith = (requestState: string): Promise<RawResponse> =>
+    callTool(server.url, 'three_questions', {}, { requestState, inputResponses: ANSWERS });
 
   beforeAll(async () => {
     server = await startMrtrApp(mrtrModule(), 'express');
     tools = server.app.get(MrtrTools);
     // A token carrying one answered and one pending slot: a real mid-flow token.
     const r1 = expectInputRequired(await callTool(server.url, 'three_questions'));
-    const r2 = expectInputRequired(await callTool(server.url, 'three_questions', {}, { requestState: r1.requestState, inputResponses: { 'elicit-1': ANSWERS['elicit-1'] } }));
+    const r2 = expectInputRequired(
+      await callTool(
+        server.url,
+        'three_questions',
+        {},
+        { requestState: r1.requestState, inputResponses: { 'elicit-1': ANSWERS['elicit-1'] } },
+      ),
+    );
     token = r2.requestState;
   });
   afterAll(async () => {
@@ -59,16 +67,28 @@ describe('every single-byte change of a real requestState is refused (express)',
 
     const outcomes = await pool(indexes, async (index) => {
       const r = await retryWith(flipByte(token, index));
-      return { index, status: r.status, code: r.json?.error?.code, message: r.json?.error?.message, reason: r.json?.error?.data?.reason };
+      return {
+        index,
+        status: r.status,
+        code: r.json?.error?.code,
+        message: r.json?.error?.message,
+        reason: r.json?.error?.data?.reason,
+      };
     });
 
     const unexpected = outcomes.filter(
-      (o) => o.status !== 400 || o.code !== -32602 || o.message !== INVALID_STATE_MESSAGE || o.reason !== expectedReason(o.index),
+      (o) =>
+        o.status !== 400 ||
+        o.code !== -32602 ||
+        o.message !== INVALID_STATE_MESSAGE ||
+        o.reason !== expectedReason(o.index),
     );
     expect(unexpected).toEqual([]);
     expect(outcomes).toHaveLength(length);
     expect(tools.counter.of('three_questions')).toBe(before);
-    console.log(`byte-flip: ${length} bytes (${token.length} base64url characters), ${outcomes.length} variants, all refused`);
+    console.log(
+      `byte-flip: ${length} bytes (${token.length} base64url characters), ${outcomes.length} variants, all refused`,
+    );
   });
 
   it('replacing each character in turn with another base64url character: every variant is refused', async () => {
@@ -92,7 +112,15 @@ describe('every single-byte change of a real requestState is refused (express)',
     const r3 = expectInputRequired(await retryWith(token));
     expect(Object.keys(r3.inputRequests)).toEqual(['elicit-3']);
     const done = expectComplete(
-      await callTool(server.url, 'three_questions', {}, { requestState: r3.requestState, inputResponses: { 'elicit-3': { action: 'accept', content: { color: 'red' } } } }),
+      await callTool(
+        server.url,
+        'three_questions',
+        {},
+        {
+          requestState: r3.requestState,
+          inputResponses: { 'elicit-3': { action: 'accept', content: { color: 'red' } } },
+        },
+      ),
     );
     expect(done.structuredContent).toEqual({ name: 'Ada', age: 36, color: 'red' });
   });

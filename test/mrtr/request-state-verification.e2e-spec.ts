@@ -32,7 +32,11 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
   let prompts: MrtrPrompts;
   let resources: MrtrResources;
 
-  const counts = () => ({ tools: tools.counter.snapshot(), prompts: prompts.counter.snapshot(), resources: resources.counter.snapshot() });
+  const counts = () => ({
+    tools: tools.counter.snapshot(),
+    prompts: prompts.counter.snapshot(),
+    resources: resources.counter.snapshot(),
+  });
   /** Runs the action and asserts no handler of the app ran meanwhile. */
   async function withoutHandlers(action: () => Promise<RawResponse>): Promise<RawResponse> {
     const before = counts();
@@ -44,7 +48,12 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
     expectInputRequired(await callTool(url, 'one_question', {}, { headers }));
 
   beforeAll(async () => {
-    const module = mrtrModule({ mcp: { principalSource: AppHeaderPrincipalSource, mrtr: { secrets: [SECRET_A], ttlMs: TTL_MS, maxFlowMs: MAX_FLOW_MS } } });
+    const module = mrtrModule({
+      mcp: {
+        principalSource: AppHeaderPrincipalSource,
+        mrtr: { secrets: [SECRET_A], ttlMs: TTL_MS, maxFlowMs: MAX_FLOW_MS },
+      },
+    });
     server = await startMrtrApp(module, adapter, { clock });
     foreign = await startMrtrApp(mrtrModule({ mcp: { mrtr: { secrets: [SECRET_B] } } }), adapter);
     url = server.url;
@@ -60,7 +69,9 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
   it('accepts the genuine retry (the baseline every rejection below departs from)', async () => {
     const round = await startOneQuestion();
     const before = tools.counter.of('one_question');
-    const done = expectComplete(await callTool(url, 'one_question', {}, { requestState: round.requestState, inputResponses: NAME }));
+    const done = expectComplete(
+      await callTool(url, 'one_question', {}, { requestState: round.requestState, inputResponses: NAME }),
+    );
     expect(toolText(done)).toBe('Hello, Ada!');
     expect(tools.counter.of('one_question') - before).toBe(1);
   });
@@ -69,21 +80,43 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
     it('a tampered token (one ciphertext byte flipped) → authentication_failed', async () => {
       const round = await startOneQuestion();
       const tampered = flipByte(round.requestState, 30);
-      expectRejectedState(await withoutHandlers(() => callTool(url, 'one_question', {}, { requestState: tampered, inputResponses: NAME })), 'authentication_failed');
+      expectRejectedState(
+        await withoutHandlers(() =>
+          callTool(url, 'one_question', {}, { requestState: tampered, inputResponses: NAME }),
+        ),
+        'authentication_failed',
+      );
     });
 
     it('a tampered token on prompts/get and on resources/read → authentication_failed', async () => {
       const prompt = expectInputRequired(await getPrompt(url, 'story'));
-      expectRejectedState(await withoutHandlers(() => getPrompt(url, 'story', {}, { requestState: flipByte(prompt.requestState, 40) })), 'authentication_failed');
+      expectRejectedState(
+        await withoutHandlers(() => getPrompt(url, 'story', {}, { requestState: flipByte(prompt.requestState, 40) })),
+        'authentication_failed',
+      );
       const read = expectInputRequired(await readResource(url, 'mrtr://vault'));
-      expectRejectedState(await withoutHandlers(() => readResource(url, 'mrtr://vault', { requestState: flipByte(read.requestState, 40) })), 'authentication_failed');
+      expectRejectedState(
+        await withoutHandlers(() =>
+          readResource(url, 'mrtr://vault', { requestState: flipByte(read.requestState, 40) }),
+        ),
+        'authentication_failed',
+      );
     });
 
     it('a token is opaque: neither it nor its decoded bytes show the tool, the caller or a sealed answer', async () => {
       const headers = { 'x-user': 'opaque-user' };
       const r1 = expectInputRequired(await callTool(url, 'three_questions', {}, { headers }));
       const r2 = expectInputRequired(
-        await callTool(url, 'three_questions', {}, { headers, requestState: r1.requestState, inputResponses: { 'elicit-1': { action: 'accept', content: { name: 'Zanzibar' } } } }),
+        await callTool(
+          url,
+          'three_questions',
+          {},
+          {
+            headers,
+            requestState: r1.requestState,
+            inputResponses: { 'elicit-1': { action: 'accept', content: { name: 'Zanzibar' } } },
+          },
+        ),
       );
       const decoded = Buffer.from(r2.requestState, 'base64url').toString('latin1');
       for (const secret of ['three_questions', 'opaque-user', 'Zanzibar', 'tools/call']) {
@@ -95,7 +128,9 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
     it('a token sealed under a key this server does not hold (another deployment) → unknown_key', async () => {
       const theirs = expectInputRequired(await callTool(foreign.url, 'one_question'));
       expectRejectedState(
-        await withoutHandlers(() => callTool(url, 'one_question', {}, { requestState: theirs.requestState, inputResponses: NAME })),
+        await withoutHandlers(() =>
+          callTool(url, 'one_question', {}, { requestState: theirs.requestState, inputResponses: NAME }),
+        ),
         'unknown_key',
       );
     });
@@ -106,7 +141,10 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
       ['a number', 42],
       ['an object', { state: 'x' }],
     ])('a requestState that is %s → malformed', async (_label, requestState) => {
-      expectRejectedState(await withoutHandlers(() => callTool(url, 'one_question', {}, { requestState, inputResponses: NAME })), 'malformed');
+      expectRejectedState(
+        await withoutHandlers(() => callTool(url, 'one_question', {}, { requestState, inputResponses: NAME })),
+        'malformed',
+      );
     });
 
     it('another base64url spelling of the same bytes (unused trailing bits set) → malformed', async () => {
@@ -127,16 +165,25 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
         .filter((t) => t !== token && Buffer.from(t, 'base64url').equals(bytes));
       expect(sameBytes).toHaveLength(bytes.length % 3 === 1 ? 15 : 3);
       for (const variant of sameBytes) {
-        expectRejectedState(await withoutHandlers(() => callTool(url, 'one_question', {}, { requestState: variant, inputResponses: NAME, headers })), 'malformed');
+        expectRejectedState(
+          await withoutHandlers(() =>
+            callTool(url, 'one_question', {}, { requestState: variant, inputResponses: NAME, headers }),
+          ),
+          'malformed',
+        );
       }
       expectComplete(await callTool(url, 'one_question', {}, { requestState: token, inputResponses: NAME, headers }));
     });
 
     it('an oversized token is refused before decoding (> 65536 characters) → oversized', async () => {
-      const response = await withoutHandlers(() => callTool(url, 'one_question', {}, { requestState: 'A'.repeat(65_537), inputResponses: NAME }));
+      const response = await withoutHandlers(() =>
+        callTool(url, 'one_question', {}, { requestState: 'A'.repeat(65_537), inputResponses: NAME }),
+      );
       expectRejectedState(response, 'oversized');
       // At the bound it is read (and refused for what it is, not for its size).
-      const atBound = await withoutHandlers(() => callTool(url, 'one_question', {}, { requestState: 'A'.repeat(65_536), inputResponses: NAME }));
+      const atBound = await withoutHandlers(() =>
+        callTool(url, 'one_question', {}, { requestState: 'A'.repeat(65_536), inputResponses: NAME }),
+      );
       expectRejectedState(atBound, 'unsupported_version');
     });
   });
@@ -145,31 +192,61 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
     it('a round answered after the per-round TTL → expired; exactly at the TTL it is still accepted', async () => {
       const late = await startOneQuestion();
       clock.advance(TTL_MS + 1);
-      expectRejectedState(await withoutHandlers(() => callTool(url, 'one_question', {}, { requestState: late.requestState, inputResponses: NAME })), 'expired');
+      expectRejectedState(
+        await withoutHandlers(() =>
+          callTool(url, 'one_question', {}, { requestState: late.requestState, inputResponses: NAME }),
+        ),
+        'expired',
+      );
 
       const onTime = await startOneQuestion();
       clock.advance(TTL_MS);
-      expect(toolText(expectComplete(await callTool(url, 'one_question', {}, { requestState: onTime.requestState, inputResponses: NAME })))).toBe(
-        'Hello, Ada!',
-      );
+      expect(
+        toolText(
+          expectComplete(
+            await callTool(url, 'one_question', {}, { requestState: onTime.requestState, inputResponses: NAME }),
+          ),
+        ),
+      ).toBe('Hello, Ada!');
     });
 
     it('a flow whose every round is on time but which outlives the flow lifetime → flow_expired', async () => {
       const r1 = expectInputRequired(await callTool(url, 'three_questions'));
       clock.advance(50_000);
       const r2 = expectInputRequired(
-        await callTool(url, 'three_questions', {}, { requestState: r1.requestState, inputResponses: { 'elicit-1': { action: 'accept', content: { name: 'Ada' } } } }),
+        await callTool(
+          url,
+          'three_questions',
+          {},
+          {
+            requestState: r1.requestState,
+            inputResponses: { 'elicit-1': { action: 'accept', content: { name: 'Ada' } } },
+          },
+        ),
       );
       expect(Object.keys(r2.inputRequests)).toEqual(['elicit-2']);
       clock.advance(50_000);
       const r3 = expectInputRequired(
-        await callTool(url, 'three_questions', {}, { requestState: r2.requestState, inputResponses: { 'elicit-2': { action: 'accept', content: { age: 36 } } } }),
+        await callTool(
+          url,
+          'three_questions',
+          {},
+          { requestState: r2.requestState, inputResponses: { 'elicit-2': { action: 'accept', content: { age: 36 } } } },
+        ),
       );
       expect(Object.keys(r3.inputRequests)).toEqual(['elicit-3']);
       clock.advance(55_000); // 55 s after r3 (< TTL), 155 s after the flow started (> 150 s)
       expectRejectedState(
         await withoutHandlers(() =>
-          callTool(url, 'three_questions', {}, { requestState: r3.requestState, inputResponses: { 'elicit-3': { action: 'accept', content: { color: 'red' } } } }),
+          callTool(
+            url,
+            'three_questions',
+            {},
+            {
+              requestState: r3.requestState,
+              inputResponses: { 'elicit-3': { action: 'accept', content: { color: 'red' } } },
+            },
+          ),
         ),
         'flow_expired',
       );
@@ -179,19 +256,38 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
   describe('tokens presented on another call than the one they were issued for', () => {
     it('a tools/call token on prompts/get or resources/read → method_mismatch', async () => {
       const round = await startOneQuestion();
-      expectRejectedState(await withoutHandlers(() => getPrompt(url, 'story', {}, { requestState: round.requestState })), 'method_mismatch');
-      expectRejectedState(await withoutHandlers(() => readResource(url, 'mrtr://vault', { requestState: round.requestState })), 'method_mismatch');
+      expectRejectedState(
+        await withoutHandlers(() => getPrompt(url, 'story', {}, { requestState: round.requestState })),
+        'method_mismatch',
+      );
+      expectRejectedState(
+        await withoutHandlers(() => readResource(url, 'mrtr://vault', { requestState: round.requestState })),
+        'method_mismatch',
+      );
     });
 
     it('a prompts/get token on tools/call → method_mismatch', async () => {
       const round = expectInputRequired(await getPrompt(url, 'story'));
-      expectRejectedState(await withoutHandlers(() => callTool(url, 'one_question', {}, { requestState: round.requestState })), 'method_mismatch');
+      expectRejectedState(
+        await withoutHandlers(() => callTool(url, 'one_question', {}, { requestState: round.requestState })),
+        'method_mismatch',
+      );
     });
 
     it('a token of one tool on another tool → target_mismatch', async () => {
       const round = await startOneQuestion();
       expectRejectedState(
-        await withoutHandlers(() => callTool(url, 'careful_catch', {}, { requestState: round.requestState, inputResponses: { 'elicit-1': { action: 'accept', content: { ok: true } } } })),
+        await withoutHandlers(() =>
+          callTool(
+            url,
+            'careful_catch',
+            {},
+            {
+              requestState: round.requestState,
+              inputResponses: { 'elicit-1': { action: 'accept', content: { ok: true } } },
+            },
+          ),
+        ),
         'target_mismatch',
       );
     });
@@ -199,8 +295,15 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
     it('a token of one resource URI on another URI of the same template → target_mismatch', async () => {
       const round = expectInputRequired(await readResource(url, 'mrtr://notes/1'));
       const answer = { 'elicit-1': { action: 'accept', content: { show: true } } };
-      expectRejectedState(await withoutHandlers(() => readResource(url, 'mrtr://notes/2', { requestState: round.requestState, inputResponses: answer })), 'target_mismatch');
-      const done = expectComplete(await readResource(url, 'mrtr://notes/1', { requestState: round.requestState, inputResponses: answer }));
+      expectRejectedState(
+        await withoutHandlers(() =>
+          readResource(url, 'mrtr://notes/2', { requestState: round.requestState, inputResponses: answer }),
+        ),
+        'target_mismatch',
+      );
+      const done = expectComplete(
+        await readResource(url, 'mrtr://notes/1', { requestState: round.requestState, inputResponses: answer }),
+      );
       expect(done.contents[0].text).toBe('note 1: buy milk');
     });
 
@@ -208,10 +311,27 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
       const order = { item: 'tea', qty: 2 };
       const round = expectInputRequired(await callTool(url, 'place_order', order));
       const yes = { 'elicit-1': { action: 'accept', content: { confirm: true } } };
-      for (const changed of [{ item: 'tea', qty: 3 }, { item: 'coffee', qty: 2 }, { ...order, note: 'extra' }, { item: 'tea' }]) {
-        expectRejectedState(await withoutHandlers(() => callTool(url, 'place_order', changed, { requestState: round.requestState, inputResponses: yes })), 'arguments_mismatch');
+      for (const changed of [
+        { item: 'tea', qty: 3 },
+        { item: 'coffee', qty: 2 },
+        { ...order, note: 'extra' },
+        { item: 'tea' },
+      ]) {
+        expectRejectedState(
+          await withoutHandlers(() =>
+            callTool(url, 'place_order', changed, { requestState: round.requestState, inputResponses: yes }),
+          ),
+          'arguments_mismatch',
+        );
       }
-      const done = expectComplete(await callTool(url, 'place_order', { qty: 2, item: 'tea' }, { requestState: round.requestState, inputResponses: yes }));
+      const done = expectComplete(
+        await callTool(
+          url,
+          'place_order',
+          { qty: 2, item: 'tea' },
+          { requestState: round.requestState, inputResponses: yes },
+        ),
+      );
       expect(toolText(done)).toBe('ordered 2 x tea');
     });
 
@@ -220,16 +340,32 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
       const round = await startOneQuestion(alice);
       for (const headers of [{ 'x-user': 'bob' }, {}] as Array<Record<string, string>>) {
         expectRejectedState(
-          await withoutHandlers(() => callTool(url, 'one_question', {}, { requestState: round.requestState, inputResponses: NAME, headers })),
+          await withoutHandlers(() =>
+            callTool(url, 'one_question', {}, { requestState: round.requestState, inputResponses: NAME, headers }),
+          ),
           'principal_mismatch',
         );
       }
       const anonymous = await startOneQuestion();
       expectRejectedState(
-        await withoutHandlers(() => callTool(url, 'one_question', {}, { requestState: anonymous.requestState, inputResponses: NAME, headers: alice })),
+        await withoutHandlers(() =>
+          callTool(
+            url,
+            'one_question',
+            {},
+            { requestState: anonymous.requestState, inputResponses: NAME, headers: alice },
+          ),
+        ),
         'principal_mismatch',
       );
-      expectComplete(await callTool(url, 'one_question', {}, { requestState: round.requestState, inputResponses: NAME, headers: alice }));
+      expectComplete(
+        await callTool(
+          url,
+          'one_question',
+          {},
+          { requestState: round.requestState, inputResponses: NAME, headers: alice },
+        ),
+      );
     });
   });
 
@@ -244,7 +380,9 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
     ])('%s → -32602 malformed_input_responses, the handler does not run', async (_label, inputResponses) => {
       const round = await startOneQuestion();
       for (const requestState of [round.requestState, undefined]) {
-        const response = await withoutHandlers(() => callTool(url, 'one_question', {}, { requestState, inputResponses }));
+        const response = await withoutHandlers(() =>
+          callTool(url, 'one_question', {}, { requestState, inputResponses }),
+        );
         // Pinned: -32602 keeps McpError's default status for the family (200), unlike refused tokens (400).
         expect(response.status).toBe(200);
         expect(response.json.error).toEqual({
@@ -257,11 +395,25 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
 
     it('unknown keys are ignored: alongside the answer the call completes; alone, the question is asked again', async () => {
       const round = await startOneQuestion();
-      const extra = { surprise: { action: 'accept', content: { name: 'Mallory' } }, 'elicit-99': { action: 'decline' } };
-      expect(toolText(expectComplete(await callTool(url, 'one_question', {}, { requestState: round.requestState, inputResponses: { ...NAME, ...extra } })))).toBe(
-        'Hello, Ada!',
+      const extra = {
+        surprise: { action: 'accept', content: { name: 'Mallory' } },
+        'elicit-99': { action: 'decline' },
+      };
+      expect(
+        toolText(
+          expectComplete(
+            await callTool(
+              url,
+              'one_question',
+              {},
+              { requestState: round.requestState, inputResponses: { ...NAME, ...extra } },
+            ),
+          ),
+        ),
+      ).toBe('Hello, Ada!');
+      const again = expectInputRequired(
+        await callTool(url, 'one_question', {}, { requestState: round.requestState, inputResponses: extra }),
       );
-      const again = expectInputRequired(await callTool(url, 'one_question', {}, { requestState: round.requestState, inputResponses: extra }));
       expect(Object.keys(again.inputRequests)).toEqual(['elicit-1']);
     });
 
@@ -277,10 +429,17 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
       expect(tools.counter.of('three_questions') - before).toBe(1);
 
       // A partial set: the first missing question is asked, the token carries what was matched.
-      const partial = expectInputRequired(await callTool(url, 'three_questions', {}, { inputResponses: { 'elicit-1': all['elicit-1'] } }));
+      const partial = expectInputRequired(
+        await callTool(url, 'three_questions', {}, { inputResponses: { 'elicit-1': all['elicit-1'] } }),
+      );
       expect(Object.keys(partial.inputRequests)).toEqual(['elicit-2']);
       const next = expectInputRequired(
-        await callTool(url, 'three_questions', {}, { requestState: partial.requestState, inputResponses: { 'elicit-2': all['elicit-2'] } }),
+        await callTool(
+          url,
+          'three_questions',
+          {},
+          { requestState: partial.requestState, inputResponses: { 'elicit-2': all['elicit-2'] } },
+        ),
       );
       expect(Object.keys(next.inputRequests)).toEqual(['elicit-3']);
     });
@@ -288,24 +447,60 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
     it('with a requestState, answers land only on questions that were asked: an answer ahead of its question is ignored', async () => {
       const r1 = expectInputRequired(await callTool(url, 'three_questions'));
       const r2 = expectInputRequired(
-        await callTool(url, 'three_questions', {}, {
-          requestState: r1.requestState,
-          inputResponses: { 'elicit-1': { action: 'accept', content: { name: 'Ada' } }, 'elicit-2': { action: 'accept', content: { age: 36 } } },
-        }),
+        await callTool(
+          url,
+          'three_questions',
+          {},
+          {
+            requestState: r1.requestState,
+            inputResponses: {
+              'elicit-1': { action: 'accept', content: { name: 'Ada' } },
+              'elicit-2': { action: 'accept', content: { age: 36 } },
+            },
+          },
+        ),
       );
       expect(Object.keys(r2.inputRequests)).toEqual(['elicit-2']);
     });
 
     it('an answer already sealed in the token cannot be replaced on a later retry (the sealed one wins)', async () => {
       const r1 = expectInputRequired(await callTool(url, 'three_questions'));
-      const r2 = expectInputRequired(await callTool(url, 'three_questions', {}, { requestState: r1.requestState, inputResponses: { 'elicit-1': { action: 'accept', content: { name: 'Ada' } } } }));
-      const r3 = expectInputRequired(
-        await callTool(url, 'three_questions', {}, {
-          requestState: r2.requestState,
-          inputResponses: { 'elicit-1': { action: 'accept', content: { name: 'Mallory' } }, 'elicit-2': { action: 'accept', content: { age: 36 } } },
-        }),
+      const r2 = expectInputRequired(
+        await callTool(
+          url,
+          'three_questions',
+          {},
+          {
+            requestState: r1.requestState,
+            inputResponses: { 'elicit-1': { action: 'accept', content: { name: 'Ada' } } },
+          },
+        ),
       );
-      const done = expectComplete(await callTool(url, 'three_questions', {}, { requestState: r3.requestState, inputResponses: { 'elicit-3': { action: 'accept', content: { color: 'green' } } } }));
+      const r3 = expectInputRequired(
+        await callTool(
+          url,
+          'three_questions',
+          {},
+          {
+            requestState: r2.requestState,
+            inputResponses: {
+              'elicit-1': { action: 'accept', content: { name: 'Mallory' } },
+              'elicit-2': { action: 'accept', content: { age: 36 } },
+            },
+          },
+        ),
+      );
+      const done = expectComplete(
+        await callTool(
+          url,
+          'three_questions',
+          {},
+          {
+            requestState: r3.requestState,
+            inputResponses: { 'elicit-3': { action: 'accept', content: { color: 'green' } } },
+          },
+        ),
+      );
       expect(done.structuredContent).toEqual({ name: 'Ada', age: 36, color: 'green' });
     });
 
@@ -317,8 +512,25 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
       ['a sampling-shaped answer', { role: 'assistant', content: { type: 'text', text: '36' }, model: 'm' }],
     ])('an answer with %s is not handed to the handler: the question is asked again', async (_label, answer) => {
       const r1 = expectInputRequired(await callTool(url, 'three_questions'));
-      const r2 = expectInputRequired(await callTool(url, 'three_questions', {}, { requestState: r1.requestState, inputResponses: { 'elicit-1': { action: 'accept', content: { name: 'Ada' } } } }));
-      const again = expectInputRequired(await callTool(url, 'three_questions', {}, { requestState: r2.requestState, inputResponses: { 'elicit-2': answer } }));
+      const r2 = expectInputRequired(
+        await callTool(
+          url,
+          'three_questions',
+          {},
+          {
+            requestState: r1.requestState,
+            inputResponses: { 'elicit-1': { action: 'accept', content: { name: 'Ada' } } },
+          },
+        ),
+      );
+      const again = expectInputRequired(
+        await callTool(
+          url,
+          'three_questions',
+          {},
+          { requestState: r2.requestState, inputResponses: { 'elicit-2': answer } },
+        ),
+      );
       expect(Object.keys(again.inputRequests)).toEqual(['elicit-2']);
       expect(again.inputRequests['elicit-2']!.params.message).toBe('Your age?');
     });
@@ -328,9 +540,20 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
     it('a handler asking a different question on replay → -32602 ledger_mismatch naming the idempotency contract, HTTP 400', async () => {
       const round = expectInputRequired(await callTool(url, 'fickle'));
       const before = tools.counter.of('fickle');
-      const response = await callTool(url, 'fickle', {}, { requestState: round.requestState, inputResponses: { 'elicit-1': { action: 'accept', content: { go: true } } } });
+      const response = await callTool(
+        url,
+        'fickle',
+        {},
+        {
+          requestState: round.requestState,
+          inputResponses: { 'elicit-1': { action: 'accept', content: { go: true } } },
+        },
+      );
       expect(response.status).toBe(400);
-      expect(response.json.error).toMatchObject({ code: -32602, data: { reason: 'ledger_mismatch', ordinal: 1, key: 'elicit-1' } });
+      expect(response.json.error).toMatchObject({
+        code: -32602,
+        data: { reason: 'ledger_mismatch', ordinal: 1, key: 'elicit-1' },
+      });
       expect(response.json.error.message).toMatch(/idempotency contract/);
       // Detected while replaying, so the handler did start once more.
       expect(tools.counter.of('fickle') - before).toBe(1);
@@ -340,11 +563,15 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
       const round = await startOneQuestion();
       const before = tools.counter.of('one_question');
       for (let i = 0; i < 2; i++) {
-        expectComplete(await callTool(url, 'one_question', {}, { requestState: round.requestState, inputResponses: NAME }));
+        expectComplete(
+          await callTool(url, 'one_question', {}, { requestState: round.requestState, inputResponses: NAME }),
+        );
       }
       // Concurrent replays of one token run independently too.
       const concurrent = await Promise.all(
-        Array.from({ length: 8 }, () => callTool(url, 'one_question', {}, { requestState: round.requestState, inputResponses: NAME })),
+        Array.from({ length: 8 }, () =>
+          callTool(url, 'one_question', {}, { requestState: round.requestState, inputResponses: NAME }),
+        ),
       );
       expect(concurrent.map((r) => toolText(expectComplete(r)))).toEqual(Array(8).fill('Hello, Ada!'));
       expect(tools.counter.of('one_question') - before).toBe(10);
@@ -355,14 +582,19 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
       const again = expectInputRequired(await callTool(url, 'one_question', {}, { requestState: round.requestState }));
       expect(again.inputRequests).toEqual(round.inputRequests);
       expect(again.requestState).not.toBe(round.requestState);
-      expectComplete(await callTool(url, 'one_question', {}, { requestState: again.requestState, inputResponses: NAME }));
+      expectComplete(
+        await callTool(url, 'one_question', {}, { requestState: again.requestState, inputResponses: NAME }),
+      );
     });
 
     // Fails while src/dispatch/methods/resources.methods.ts:68 uses stamp.complete() for retries (drops both fields).
     it('a retried resources/read is complete and not cacheable: ttlMs 0, cacheScope private (both required by the schema)', async () => {
       const round = expectInputRequired(await readResource(url, 'mrtr://vault'));
       const done = expectComplete(
-        await readResource(url, 'mrtr://vault', { requestState: round.requestState, inputResponses: { 'elicit-1': { action: 'accept', content: { fruit: 'fig' } } } }),
+        await readResource(url, 'mrtr://vault', {
+          requestState: round.requestState,
+          inputResponses: { 'elicit-1': { action: 'accept', content: { fruit: 'fig' } } },
+        }),
       );
       expect(done.contents).toEqual([{ uri: 'mrtr://vault', mimeType: 'text/plain', text: 'vault opened with fig' }]);
       expect({ ttlMs: done.ttlMs, cacheScope: done.cacheScope }).toEqual({ ttlMs: 0, cacheScope: 'private' });
@@ -374,18 +606,23 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
       ['form elicitation', 'one_question', {}, { elicitation: { form: {} } }],
       ['URL elicitation', 'sign_in', { elicitation: {} }, { elicitation: { url: {} } }],
       ['roots (in a batch)', 'batched', { elicitation: {} }, { roots: {} }],
-    ])('asking for %s without the capability → -32021 with data.requiredCapabilities, HTTP 400', async (_label, tool, capabilities, required) => {
-      const before = tools.counter.of(tool);
-      const response = await callTool(url, tool, {}, { capabilities });
-      expect(response.status).toBe(400);
-      expect(response.json.error).toMatchObject({ code: -32021, data: { requiredCapabilities: required } });
-      expect(response.json.result).toBeUndefined();
-      // The handler started and reached the question; nothing went out.
-      expect(tools.counter.of(tool) - before).toBe(1);
-    });
+    ])(
+      'asking for %s without the capability → -32021 with data.requiredCapabilities, HTTP 400',
+      async (_label, tool, capabilities, required) => {
+        const before = tools.counter.of(tool);
+        const response = await callTool(url, tool, {}, { capabilities });
+        expect(response.status).toBe(400);
+        expect(response.json.error).toMatchObject({ code: -32021, data: { requiredCapabilities: required } });
+        expect(response.json.result).toBeUndefined();
+        // The handler started and reached the question; nothing went out.
+        expect(tools.counter.of(tool) - before).toBe(1);
+      },
+    );
 
     it('a client declaring URL elicitation is sent to the URL', async () => {
-      const round = expectInputRequired(await callTool(url, 'sign_in', {}, { capabilities: { elicitation: { url: {} } } }));
+      const round = expectInputRequired(
+        await callTool(url, 'sign_in', {}, { capabilities: { elicitation: { url: {} } } }),
+      );
       expect(round.inputRequests['elicit-1']).toEqual({
         method: 'elicitation/create',
         params: { mode: 'url', message: 'Please sign in', url: 'https://login.example.com/start' },

@@ -60,7 +60,14 @@ class NodeTools {
 
 function nodeModule(node: string, legacy?: { inputRoundTimeoutMs: number }): new () => object {
   @Module({
-    imports: [McpModule.forRoot({ name: 'legacy-multi-node', version: '1.0.0', mrtr: { secrets: SHARED_SECRETS }, ...(legacy && { legacy }) })],
+    imports: [
+      McpModule.forRoot({
+        name: 'legacy-multi-node',
+        version: '1.0.0',
+        mrtr: { secrets: SHARED_SECRETS },
+        ...(legacy && { legacy }),
+      }),
+    ],
     providers: [NodeTools, { provide: NodeTally, useValue: tally }, { provide: NODE_NAME, useValue: node }],
   })
   class NodeModule {}
@@ -81,12 +88,20 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-async function startNodes(pair: Array<[string, AdapterKind]>, legacy?: { inputRoundTimeoutMs: number }): Promise<RunningApp[]> {
+async function startNodes(
+  pair: Array<[string, AdapterKind]>,
+  legacy?: { inputRoundTimeoutMs: number },
+): Promise<RunningApp[]> {
   const nodes: RunningApp[] = [];
   for (const [name, adapter] of pair) {
     const node = await startApp(nodeModule(name, legacy), adapter);
     (node.app.getHttpServer() as Server).prependListener('request', (req: IncomingMessage) => {
-      hits.push({ node: name, verb: req.method ?? '', tag: header(req, 'x-test-tag'), session: header(req, 'mcp-session-id') });
+      hits.push({
+        node: name,
+        verb: req.method ?? '',
+        tag: header(req, 'x-test-tag'),
+        session: header(req, 'mcp-session-id'),
+      });
     });
     nodes.push(node);
   }
@@ -135,16 +150,24 @@ class RecordingWire {
   }
 
   posts(what: string | RegExp): Sent[] {
-    return this.sent.filter((s) => s.verb === 'POST' && (typeof what === 'string' ? s.what === what : what.test(s.what)));
+    return this.sent.filter(
+      (s) => s.verb === 'POST' && (typeof what === 'string' ? s.what === what : what.test(s.what)),
+    );
   }
 
   /** Which node served each request, for failure messages. */
   trace(): string {
-    return this.sent.map((s) => `${s.verb} ${s.what || '(stream)'} → ${this.nodeOf(s) ?? '?'} ${s.status ?? '…'}`).join('\n');
+    return this.sent
+      .map((s) => `${s.verb} ${s.what || '(stream)'} → ${this.nodeOf(s) ?? '?'} ${s.status ?? '…'}`)
+      .join('\n');
   }
 }
 
-const ANSWERS: Record<string, Record<string, string | number | boolean>> = { name: { name: 'Ada' }, city: { city: 'Porto' }, happy: { happy: true } };
+const ANSWERS: Record<string, Record<string, string | number | boolean>> = {
+  name: { name: 'Ada' },
+  city: { city: 'Porto' },
+  happy: { happy: true },
+};
 
 function answer(params: { requestedSchema?: { properties?: object } }): ElicitResult {
   const field = Object.keys(params.requestedSchema?.properties ?? {})[0]!;
@@ -152,10 +175,15 @@ function answer(params: { requestedSchema?: { properties?: object } }): ElicitRe
 }
 
 async function connect(balancer: Balancer, wire: RecordingWire): Promise<LegacyClient> {
-  const connection = await connectLegacyClient(balancer.url, { onElicit: (params) => answer(params as never), fetch: wire.fetch });
+  const connection = await connectLegacyClient(balancer.url, {
+    onElicit: (params) => answer(params as never),
+    fetch: wire.fetch,
+  });
   // The default client negotiates the 2025 era: it opened with initialize 2025-11-25 and holds a session id.
   const [initialize] = wire.posts('initialize');
-  expect((initialize?.body?.['params'] as { protocolVersion?: string } | undefined)?.protocolVersion).toBe('2025-11-25');
+  expect((initialize?.body?.['params'] as { protocolVersion?: string } | undefined)?.protocolVersion).toBe(
+    '2025-11-25',
+  );
   expect(connection.transport.sessionId).toEqual(expect.any(String));
   return connection;
 }
@@ -219,7 +247,7 @@ describe('2025-era sessions on two nodes behind a real nginx', () => {
         const other = owner === 'node-a' ? 'node-b' : 'node-a';
         expect([tally.of('survey', owner!), tally.of('survey', other)]).toEqual([4, 0]);
       } catch (error) {
-        throw new Error(`${(error as Error).message}\n--- requests ---\n${wire.trace()}`);
+        throw new Error(`${(error as Error).message}\n--- requests ---\n${wire.trace()}`, { cause: error });
       } finally {
         await close();
       }
@@ -259,7 +287,7 @@ describe('2025-era sessions on two nodes behind a real nginx', () => {
         // Nothing was refused: requests 200, notifications 202, the GET stream 200.
         expect(wire.sent.filter((s) => s.status !== 200 && !(s.verb === 'POST' && s.status === 202))).toEqual([]);
       } catch (error) {
-        throw new Error(`${(error as Error).message}\n--- requests ---\n${wire.trace()}`);
+        throw new Error(`${(error as Error).message}\n--- requests ---\n${wire.trace()}`, { cause: error });
       } finally {
         await close();
       }
@@ -309,7 +337,8 @@ describe('2025-era elicitation behind plain round robin (no session affinity): t
       expect(answers.length).toBeLessThanOrEqual(2);
       const lost = answers.at(-1)!;
       expect([wire.nodeOf(lost), lost.status]).toEqual([other, 400]);
-      for (const delivered of answers.slice(0, -1)) expect([wire.nodeOf(delivered), delivered.status]).toEqual([owner, 202]);
+      for (const delivered of answers.slice(0, -1))
+        expect([wire.nodeOf(delivered), delivered.status]).toEqual([owner, 202]);
       expect(asked).toHaveLength(answers.length);
 
       // What the client sees: its answer was refused (reported through onerror) ...
@@ -317,13 +346,20 @@ describe('2025-era elicitation behind plain round robin (no session affinity): t
       expect(refusal).toContain(`No request with id \\"${String(lost.body?.['id'])}\\"`);
       // ... and the call ends, after the round timeout, with a tool error that names it.
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/did not answer elicitation\/create within [\d.]+ s \(legacy\.inputRoundTimeoutMs\)/);
+      expect(textOf(result)).toMatch(
+        /did not answer elicitation\/create within [\d.]+ s \(legacy\.inputRoundTimeoutMs\)/,
+      );
       expect(elapsed).toBeGreaterThanOrEqual(SHORT_INPUT_TIMEOUT_MS - 50);
       expect(elapsed).toBeLessThan(SHORT_INPUT_TIMEOUT_MS + 5000);
       // The handler only ever ran on the owner: once, plus one replay per delivered answer.
       expect([tally.of('survey', owner), tally.of('survey', other)]).toEqual([answers.length, 0]);
     } catch (error) {
-      throw new Error(`${(error as Error).message}\n--- requests ---\n${wire.trace()}\n--- client errors ---\n${errors.join('\n')}`);
+      throw new Error(
+        `${(error as Error).message}\n--- requests ---\n${wire.trace()}\n--- client errors ---\n${errors.join('\n')}`,
+        {
+          cause: error,
+        },
+      );
     } finally {
       await close();
     }

@@ -41,7 +41,10 @@ describe('two nodes behind a real load balancer (nginx, round robin)', () => {
   let balancer: Balancer;
 
   beforeAll(async () => {
-    for (const [name, adapter] of [['node-a', 'express'], ['node-b', 'fastify']] as Array<[string, AdapterKind]>) {
+    for (const [name, adapter] of [
+      ['node-a', 'express'],
+      ['node-b', 'fastify'],
+    ] as Array<[string, AdapterKind]>) {
       nodes.push(await startApp(nodeModule(name), adapter));
     }
     balancer = await startNginx(nodes.map((n) => Number(new URL(n.url).port)));
@@ -52,10 +55,16 @@ describe('two nodes behind a real load balancer (nginx, round robin)', () => {
   });
 
   it('completes a multi-round elicitation flow whose rounds land on different nodes', async () => {
-    const answers: Record<string, Record<string, unknown>> = { name: { name: 'Ada' }, city: { city: 'Porto' }, happy: { happy: true } };
+    const answers: Record<string, Record<string, unknown>> = {
+      name: { name: 'Ada' },
+      city: { city: 'Porto' },
+      happy: { happy: true },
+    };
     const client = await connectOfficialClient(balancer.url, { capabilities: { elicitation: {} } });
     client.setRequestHandler('elicitation/create', async (request) => {
-      const field = Object.keys((request.params as { requestedSchema: { properties: object } }).requestedSchema.properties)[0]!;
+      const field = Object.keys(
+        (request.params as { requestedSchema: { properties: object } }).requestedSchema.properties,
+      )[0]!;
       return { action: 'accept', content: answers[field] } as never;
     });
     try {

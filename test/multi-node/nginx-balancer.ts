@@ -97,7 +97,9 @@ export async function startNginx(upstreamPorts: number[], options: BalancerOptio
   const dir = mkdtempSync(join(tmpdir(), 'mocapi-nginx-'));
   const config = nginxConfig(dir, port, upstreamPorts, options);
   writeFileSync(join(dir, 'nginx.conf'), config);
-  const child: ChildProcess = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   for (let attempt = 0; ; attempt++) {

@@ -57,7 +57,11 @@ export class LocalIssuer {
     const payload: Record<string, unknown> = { iss: this.issuer, iat: now, exp: now + 300, ...claims };
     for (const [name, value] of Object.entries(payload)) if (value === null) delete payload[name];
     return new SignJWT(payload)
-      .setProtectedHeader({ alg: options.alg ?? key?.alg ?? 'ES256', typ: 'at+jwt', ...(kid === undefined ? {} : { kid }) })
+      .setProtectedHeader({
+        alg: options.alg ?? key?.alg ?? 'ES256',
+        typ: 'at+jwt',
+        ...(kid === undefined ? {} : { kid }),
+      })
       .sign(signingKey);
   }
 

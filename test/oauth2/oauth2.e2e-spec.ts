@@ -1,7 +1,14 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { OidcTestProvider } from './oidc-test-provider.js';
 import { handlerRuns, ordersAppModule } from './support/orders-app.fixture.js';
-import { ADAPTERS, mcp, parseBearerChallenge, reservePort, startServer, type RunningServer } from './support/oauth2-http.js';
+import {
+  ADAPTERS,
+  mcp,
+  parseBearerChallenge,
+  reservePort,
+  startServer,
+  type RunningServer,
+} from './support/oauth2-http.js';
 
 const ALL_SCOPES = ['mcp:tools', 'orders:read', 'orders:write'];
 const DOCS = 'https://docs.example.com/orders-mcp';
@@ -19,7 +26,13 @@ describe.each(ADAPTERS)('an MCP server protected by McpOAuth2Module, with a real
     audience = `http://127.0.0.1:${port}/mcp`;
     metadataUrl = `http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`;
     const module = ordersAppModule({
-      oauth2: { issuer: provider.issuer, audience, requiredScopes: ['mcp:tools'], resourceDocumentation: DOCS, resourceName: 'Orders' },
+      oauth2: {
+        issuer: provider.issuer,
+        audience,
+        requiredScopes: ['mcp:tools'],
+        resourceDocumentation: DOCS,
+        resourceName: 'Orders',
+      },
     });
     server = await startServer(module, adapter, port);
     for (const subject of ['alice', 'bob', 'carol'] as const) {
@@ -58,9 +71,13 @@ describe.each(ADAPTERS)('an MCP server protected by McpOAuth2Module, with a real
 
     it('is where the 401 challenge points, and names an authorization server that really issues our tokens', async () => {
       const challenge = parseBearerChallenge((await mcp(server.url, 'tools/list')).headers.get('www-authenticate'));
-      const document = (await (await fetch(challenge['resource_metadata']!)).json()) as { authorization_servers: string[] };
+      const document = (await (await fetch(challenge['resource_metadata']!)).json()) as {
+        authorization_servers: string[];
+      };
       const [authorizationServer] = document.authorization_servers;
-      const discovery = (await (await fetch(`${authorizationServer}/.well-known/openid-configuration`)).json()) as { issuer: string };
+      const discovery = (await (await fetch(`${authorizationServer}/.well-known/openid-configuration`)).json()) as {
+        issuer: string;
+      };
       expect(discovery.issuer).toBe(provider.issuer);
     });
   });
@@ -82,7 +99,13 @@ describe.each(ADAPTERS)('an MCP server protected by McpOAuth2Module, with a real
 
     it('answers an expired token with 401 invalid_token', async () => {
       const now = Math.floor(Date.now() / 1000);
-      const expired = await provider.signAccessToken({ sub: 'alice', aud: audience, scope: ALL_SCOPES.join(' '), iat: now - 600, exp: now - 120 });
+      const expired = await provider.signAccessToken({
+        sub: 'alice',
+        aud: audience,
+        scope: ALL_SCOPES.join(' '),
+        iat: now - 600,
+        exp: now - 120,
+      });
       const reply = await mcp(server.url, 'tools/list', {}, { token: expired });
       expect(reply.status).toBe(401);
       expect(parseBearerChallenge(reply.headers.get('www-authenticate'))).toEqual({
@@ -97,7 +120,10 @@ describe.each(ADAPTERS)('an MCP server protected by McpOAuth2Module, with a real
       const elsewhere = await provider.clientCredentials('alice', { resource: 'https://other.example.com/api' });
       const reply = await mcp(server.url, 'tools/list', {}, { token: elsewhere });
       expect(reply.status).toBe(401);
-      expect(parseBearerChallenge(reply.headers.get('www-authenticate'))).toMatchObject({ error: 'invalid_token', resource_metadata: metadataUrl });
+      expect(parseBearerChallenge(reply.headers.get('www-authenticate'))).toMatchObject({
+        error: 'invalid_token',
+        resource_metadata: metadataUrl,
+      });
     });
 
     it('answers a tampered token with 401 invalid_token', async () => {
@@ -126,16 +152,30 @@ describe.each(ADAPTERS)('an MCP server protected by McpOAuth2Module, with a real
     it('lists every tool to a caller holding every scope', async () => {
       const reply = await mcp(server.url, 'tools/list', {}, { token: tokens.alice });
       expect(reply.status).toBe(200);
-      expect(reply.body.result.tools.map((t: { name: string }) => t.name).sort()).toEqual(['confirm', 'list_orders', 'place_order', 'whoami']);
+      expect(reply.body.result.tools.map((t: { name: string }) => t.name).sort()).toEqual([
+        'confirm',
+        'list_orders',
+        'place_order',
+        'whoami',
+      ]);
     });
 
     it('hides the tools a caller may not use', async () => {
       const reply = await mcp(server.url, 'tools/list', {}, { token: tokens.carol });
-      expect(reply.body.result.tools.map((t: { name: string }) => t.name).sort()).toEqual(['confirm', 'list_orders', 'whoami']);
+      expect(reply.body.result.tools.map((t: { name: string }) => t.name).sort()).toEqual([
+        'confirm',
+        'list_orders',
+        'whoami',
+      ]);
     });
 
     it('refuses the call with 403 naming every scope it needs, without running the handler', async () => {
-      const reply = await mcp(server.url, 'tools/call', { name: 'place_order', arguments: { item: 'book' } }, { token: tokens.carol });
+      const reply = await mcp(
+        server.url,
+        'tools/call',
+        { name: 'place_order', arguments: { item: 'book' } },
+        { token: tokens.carol },
+      );
       expect(reply.status).toBe(403);
       expect(parseBearerChallenge(reply.headers.get('www-authenticate'))).toMatchObject({
         error: 'insufficient_scope',
@@ -147,18 +187,38 @@ describe.each(ADAPTERS)('an MCP server protected by McpOAuth2Module, with a real
 
     it('gates prompts the same way', async () => {
       const names = async (token: string): Promise<string[]> =>
-        (await mcp(server.url, 'prompts/list', {}, { token })).body.result.prompts.map((p: { name: string }) => p.name).sort();
+        (await mcp(server.url, 'prompts/list', {}, { token })).body.result.prompts
+          .map((p: { name: string }) => p.name)
+          .sort();
       expect(await names(tokens.alice)).toEqual(['greeting', 'refund_letter']);
       expect(await names(tokens.carol)).toEqual(['greeting']);
-      const refused = await mcp(server.url, 'prompts/get', { name: 'refund_letter', arguments: {} }, { token: tokens.carol });
+      const refused = await mcp(
+        server.url,
+        'prompts/get',
+        { name: 'refund_letter', arguments: {} },
+        { token: tokens.carol },
+      );
       expect(refused.status).toBe(403);
-      expect(parseBearerChallenge(refused.headers.get('www-authenticate'))).toMatchObject({ error: 'insufficient_scope', scope: 'mcp:tools orders:write' });
-      const allowed = await mcp(server.url, 'prompts/get', { name: 'refund_letter', arguments: {} }, { token: tokens.alice });
+      expect(parseBearerChallenge(refused.headers.get('www-authenticate'))).toMatchObject({
+        error: 'insufficient_scope',
+        scope: 'mcp:tools orders:write',
+      });
+      const allowed = await mcp(
+        server.url,
+        'prompts/get',
+        { name: 'refund_letter', arguments: {} },
+        { token: tokens.alice },
+      );
       expect(allowed.body.result.messages).toHaveLength(1);
     });
 
     it('lets a caller use the scoped tools it holds scopes for', async () => {
-      const reply = await mcp(server.url, 'tools/call', { name: 'list_orders', arguments: {} }, { token: tokens.carol });
+      const reply = await mcp(
+        server.url,
+        'tools/call',
+        { name: 'list_orders', arguments: {} },
+        { token: tokens.carol },
+      );
       expect(reply.body.result.content).toEqual([{ type: 'text', text: 'no orders yet' }]);
     });
   });
@@ -175,13 +235,19 @@ describe.each(ADAPTERS)('an MCP server protected by McpOAuth2Module, with a real
       expect(first.status).toBe(200);
       expect(first.body.result).toMatchObject({
         resultType: 'input_required',
-        inputRequests: { 'elicit-1': { method: 'elicitation/create', params: { message: 'Place an order for book?' } } },
+        inputRequests: {
+          'elicit-1': { method: 'elicitation/create', params: { message: 'Place an order for book?' } },
+        },
       });
       const requestState: string = first.body.result.requestState;
       expect(typeof requestState).toBe('string');
       expect(handlerRuns).toEqual([{ tool: 'place_order', sub: 'alice' }]);
 
-      const retry = { ...call, requestState, inputResponses: { 'elicit-1': { action: 'accept', content: { ok: true } } } };
+      const retry = {
+        ...call,
+        requestState,
+        inputResponses: { 'elicit-1': { action: 'accept', content: { ok: true } } },
+      };
       const stolen = await mcp(server.url, 'tools/call', retry, { token: tokens.bob });
       expect(stolen.body.error).toMatchObject({ code: -32602, data: { reason: 'principal_mismatch' } });
       expect(stolen.body.result).toBeUndefined();
@@ -189,7 +255,10 @@ describe.each(ADAPTERS)('an MCP server protected by McpOAuth2Module, with a real
 
       const completed = await mcp(server.url, 'tools/call', retry, { token: tokens.alice });
       expect(completed.status).toBe(200);
-      expect(completed.body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'placed book for alice' }] });
+      expect(completed.body.result).toMatchObject({
+        resultType: 'complete',
+        content: [{ type: 'text', text: 'placed book for alice' }],
+      });
       expect(handlerRuns).toEqual([
         { tool: 'place_order', sub: 'alice' },
         { tool: 'place_order', sub: 'alice' },
@@ -232,7 +301,11 @@ describe('a token that expires while in use (short-lived tokens from the provide
     provider = await OidcTestProvider.start({ accessTokenTtlSeconds: 2 });
     const port = await reservePort();
     audience = `http://127.0.0.1:${port}/mcp`;
-    server = await startServer(ordersAppModule({ oauth2: { issuer: provider.issuer, audience, clockToleranceSeconds: 0 } }), 'express', port);
+    server = await startServer(
+      ordersAppModule({ oauth2: { issuer: provider.issuer, audience, clockToleranceSeconds: 0 } }),
+      'express',
+      port,
+    );
   });
   afterAll(async () => {
     await server?.close();
@@ -246,6 +319,9 @@ describe('a token that expires while in use (short-lived tokens from the provide
     await new Promise((resolve) => setTimeout(resolve, 3100));
     const reply = await mcp(server.url, 'tools/list', {}, { token });
     expect(reply.status).toBe(401);
-    expect(parseBearerChallenge(reply.headers.get('www-authenticate'))).toMatchObject({ error: 'invalid_token', error_description: 'The access token expired' });
+    expect(parseBearerChallenge(reply.headers.get('www-authenticate'))).toMatchObject({
+      error: 'invalid_token',
+      error_description: 'The access token expired',
+    });
   });
 });

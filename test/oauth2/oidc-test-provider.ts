@@ -21,7 +21,11 @@ export interface OidcTestProviderOptions {
 
 export const DEFAULT_SCOPES = ['mcp:tools', 'orders:read', 'orders:write'] as const;
 
-export const ALICE: OidcTestClient = { id: 'alice', secret: 'alice-secret-0123456789', scope: DEFAULT_SCOPES.join(' ') };
+export const ALICE: OidcTestClient = {
+  id: 'alice',
+  secret: 'alice-secret-0123456789',
+  scope: DEFAULT_SCOPES.join(' '),
+};
 export const BOB: OidcTestClient = { id: 'bob', secret: 'bob-secret-0123456789', scope: DEFAULT_SCOPES.join(' ') };
 export const CAROL: OidcTestClient = { id: 'carol', secret: 'carol-secret-0123456789', scope: 'mcp:tools orders:read' };
 
@@ -112,7 +116,8 @@ export class OidcTestProvider {
    */
   async clientCredentials(clientId: string, request: { resource: string; scope?: string }): Promise<string> {
     const response = await this.tokenRequest(clientId, request);
-    if (response.status !== 200) throw new Error(`token endpoint: HTTP ${response.status} ${JSON.stringify(response.body)}`);
+    if (response.status !== 200)
+      throw new Error(`token endpoint: HTTP ${response.status} ${JSON.stringify(response.body)}`);
     return response.body['access_token'] as string;
   }
 
@@ -129,7 +134,11 @@ export class OidcTestProvider {
         authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
         'content-type': 'application/x-www-form-urlencoded',
       },
-      body: new URLSearchParams({ grant_type: 'client_credentials', resource: request.resource, scope: request.scope ?? client.scope }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        resource: request.resource,
+        scope: request.scope ?? client.scope,
+      }),
     });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
@@ -163,7 +172,10 @@ class MemoryAdapter {
   }
 
   async upsert(id: string, payload: Record<string, unknown>, expiresIn?: number): Promise<void> {
-    MemoryAdapter.store.set(this.key(id), { payload, expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : undefined });
+    MemoryAdapter.store.set(this.key(id), {
+      payload,
+      expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : undefined,
+    });
   }
 
   async find(id: string): Promise<Record<string, unknown> | undefined> {

@@ -2,7 +2,12 @@ import type { Type } from '@nestjs/common';
 import { AnonymousPrincipalSource, McpPrincipalSource } from '../../src/index.js';
 import { McpOAuth2PrincipalSource } from '../../src/oauth2/index.js';
 import { OidcTestProvider } from './oidc-test-provider.js';
-import { HeaderPrincipalSource, handlerRuns, ordersAppModule, type OrdersAppOptions } from './support/orders-app.fixture.js';
+import {
+  HeaderPrincipalSource,
+  handlerRuns,
+  ordersAppModule,
+  type OrdersAppOptions,
+} from './support/orders-app.fixture.js';
 import { mcp, reservePort, startServer, type RunningServer } from './support/oauth2-http.js';
 
 /**
@@ -78,7 +83,8 @@ describe('McpPrincipalSource precedence', () => {
         oauth2: options.oauth2 ? { issuer: provider.issuer, audience, requiredScopes: ['mcp:tools'] } : undefined,
       });
       server = await startServer(module, 'express', port);
-      for (const subject of ['alice', 'bob']) tokens[subject] = await provider.clientCredentials(subject, { resource: audience });
+      for (const subject of ['alice', 'bob'])
+        tokens[subject] = await provider.clientCredentials(subject, { resource: audience });
     });
     afterAll(() => server?.close());
     beforeEach(() => {
@@ -100,7 +106,11 @@ describe('McpPrincipalSource precedence', () => {
       const call = { name: 'confirm', arguments: {} };
       const first = await mcp(server.url, 'tools/call', call, as(start));
       expect(first.body.result?.resultType).toBe('input_required');
-      const retry = { ...call, requestState: first.body.result.requestState, inputResponses: { 'elicit-1': { action: 'accept', content: { ok: true } } } };
+      const retry = {
+        ...call,
+        requestState: first.body.result.requestState,
+        inputResponses: { 'elicit-1': { action: 'accept', content: { ok: true } } },
+      };
 
       if (other) {
         const refused = await mcp(server.url, 'tools/call', retry, as(other));
@@ -108,7 +118,10 @@ describe('McpPrincipalSource precedence', () => {
         expect(handlerRuns).toHaveLength(1);
       }
       const accepted = await mcp(server.url, 'tools/call', retry, as(same));
-      expect(accepted.body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'confirmed' }] });
+      expect(accepted.body.result).toMatchObject({
+        resultType: 'complete',
+        content: [{ type: 'text', text: 'confirmed' }],
+      });
     });
   });
 });

@@ -12,7 +12,10 @@ const REGISTER = join(ROOT, 'test/stdio/swc-register.mjs');
 /** The `// src/<file>.ts` code blocks of the README's Quick start, exactly as written there. */
 function quickStartFiles(): Map<string, string> {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 3));
+  const section = readme.slice(
+    readme.indexOf('## Quick start'),
+    readme.indexOf('\n## ', readme.indexOf('## Quick start') + 3),
+  );
   const files = new Map<string, string>();
   for (const [, code] of section.matchAll(/```ts\n([\s\S]*?)```/g)) {
     const name = /^\/\/ (src\/[\w.-]+\.ts)\n/.exec(code!)?.[1];
@@ -44,7 +47,10 @@ describe('the README Quick start, pasted into an application', () => {
       mkdirSync(dirname(path), { recursive: true });
       // The one change: the package name points at this repository's source.
       const entry = relative(dirname(path), join(ROOT, 'src/index.js')).replaceAll('\\', '/');
-      writeFileSync(path, code.replaceAll("from '@mocapi/nestjs'", `from '${entry.startsWith('.') ? entry : `./${entry}`}'`));
+      writeFileSync(
+        path,
+        code.replaceAll("from '@mocapi/nestjs'", `from '${entry.startsWith('.') ? entry : `./${entry}`}'`),
+      );
     }
     const port = await freePort();
     url = `http://127.0.0.1:${port}/mcp`;
@@ -81,8 +87,12 @@ describe('the README Quick start, pasted into an application', () => {
     try {
       const tools = await client.listTools();
       expect(tools.tools.map((t) => t.name).sort()).toEqual(['add', 'carefulAdd']);
-      expect((await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } })).content).toEqual([{ type: 'text', text: '5' }]);
-      expect((await client.callTool({ name: 'carefulAdd', arguments: { a: 2, b: 3 } })).content).toEqual([{ type: 'text', text: '5' }]);
+      expect((await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } })).content).toEqual([
+        { type: 'text', text: '5' },
+      ]);
+      expect((await client.callTool({ name: 'carefulAdd', arguments: { a: 2, b: 3 } })).content).toEqual([
+        { type: 'text', text: '5' },
+      ]);
     } finally {
       await client.close();
     }

@@ -65,9 +65,18 @@ export function spawnServer(): ServerProcess {
     exited,
     stdout: () => out,
     stderr: () => err,
-    waitForStderr: (text, timeoutMs = 20_000) => poll(() => err.includes(text), () => `stderr never contained ${JSON.stringify(text)}`, timeoutMs),
+    waitForStderr: (text, timeoutMs = 20_000) =>
+      poll(
+        () => err.includes(text),
+        () => `stderr never contained ${JSON.stringify(text)}`,
+        timeoutMs,
+      ),
     waitForLines: async (count, timeoutMs = 20_000) => {
-      await poll(() => lines().length >= count, () => `expected ${count} line(s) on stdout`, timeoutMs);
+      await poll(
+        () => lines().length >= count,
+        () => `expected ${count} line(s) on stdout`,
+        timeoutMs,
+      );
       return lines();
     },
   };

@@ -76,8 +76,12 @@ describe('the official v2 client over stdio', () => {
   });
 
   it('runs concurrent calls on the one pipe', async () => {
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => client.callTool({ name: 'add', arguments: { a: i, b: 100 } })));
-    expect(results.map((r) => (r.content as Array<{ text: string }>)[0]!.text)).toEqual(Array.from({ length: 10 }, (_, i) => String(i + 100)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => client.callTool({ name: 'add', arguments: { a: i, b: 100 } })),
+    );
+    expect(results.map((r) => (r.content as Array<{ text: string }>)[0]!.text)).toEqual(
+      Array.from({ length: 10 }, (_, i) => String(i + 100)),
+    );
   });
 
   it('completes an elicitation round: the client answers elicitation/create and retries with the answer', async () => {
@@ -116,44 +120,60 @@ describe('the official v2 client over stdio', () => {
 describe('a stdio server process on the raw wire', () => {
   afterEach(() => killServers());
 
-  it('answers each line, survives bad input, writes only JSON-RPC lines, and exits 0 when stdin ends', async () => {
-    const server = spawnServer();
-    await server.waitForStderr('listening on stdio', STARTUP_MS);
-    server.child.stdin.write('this is not json\n');
-    server.child.stdin.write(`{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"pad":"${'x'.repeat(5000)}"}}\n`);
-    server.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } })}\n`);
-    server.child.stdin.write(call(1, 'chatty'));
-    server.child.stdin.write(call(2, 'add', { a: 1, b: 2 }));
-    const lines = await server.waitForLines(4);
-    server.child.stdin.end();
-    expect(await server.exited).toEqual({ code: 0, signal: null });
+  it(
+    'answers each line, survives bad input, writes only JSON-RPC lines, and exits 0 when stdin ends',
+    async () => {
+      const server = spawnServer();
+      await server.waitForStderr('listening on stdio', STARTUP_MS);
+      server.child.stdin.write('this is not json\n');
+      server.child.stdin.write(
+        `{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"pad":"${'x'.repeat(5000)}"}}\n`,
+      );
+      server.child.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } })}\n`,
+      );
+      server.child.stdin.write(call(1, 'chatty'));
+      server.child.stdin.write(call(2, 'add', { a: 1, b: 2 }));
+      const lines = await server.waitForLines(4);
+      server.child.stdin.end();
+      expect(await server.exited).toEqual({ code: 0, signal: null });
 
-    expect(server.stdout().endsWith('\n')).toBe(true);
-    const messages = server.stdout().slice(0, -1).split('\n').map((line) => JSON.parse(line));
-    expect(messages).toHaveLength(4);
-    expect(lines).toHaveLength(4);
-    for (const message of messages) expect(message.jsonrpc).toBe('2.0');
-    const errors = messages.filter((m) => m.error).map((m) => [m.id, m.error.code]);
-    expect(errors).toEqual([
-      [null, -32700],
-      [null, -32600],
-    ]);
-    const results = Object.fromEntries(messages.filter((m) => m.result).map((m) => [m.id, m.result.content[0].text]));
-    expect(results).toEqual({ 1: 'said hello', 2: '3' });
-    expect(server.stderr()).toContain('chatty says hello on console.log');
-    expect(server.stderr()).toContain('stdin ended: closing');
-  }, TEST_MS);
+      expect(server.stdout().endsWith('\n')).toBe(true);
+      const messages = server
+        .stdout()
+        .slice(0, -1)
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(messages).toHaveLength(4);
+      expect(lines).toHaveLength(4);
+      for (const message of messages) expect(message.jsonrpc).toBe('2.0');
+      const errors = messages.filter((m) => m.error).map((m) => [m.id, m.error.code]);
+      expect(errors).toEqual([
+        [null, -32700],
+        [null, -32600],
+      ]);
+      const results = Object.fromEntries(messages.filter((m) => m.result).map((m) => [m.id, m.result.content[0].text]));
+      expect(results).toEqual({ 1: 'said hello', 2: '3' });
+      expect(server.stderr()).toContain('chatty says hello on console.log');
+      expect(server.stderr()).toContain('stdin ended: closing');
+    },
+    TEST_MS,
+  );
 
-  it('closes gracefully on SIGTERM and ends with that signal', async () => {
-    const server = spawnServer();
-    await server.waitForStderr('listening on stdio', STARTUP_MS);
-    server.child.stdin.write(call(1, 'add', { a: 2, b: 2 }));
-    await server.waitForLines(1);
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toEqual({ code: null, signal: 'SIGTERM' });
-    expect(server.stderr()).toContain('SIGTERM received: closing');
-    expect(JSON.parse(server.stdout())).toMatchObject({ id: 1, result: { content: [{ type: 'text', text: '4' }] } });
-  }, TEST_MS);
+  it(
+    'closes gracefully on SIGTERM and ends with that signal',
+    async () => {
+      const server = spawnServer();
+      await server.waitForStderr('listening on stdio', STARTUP_MS);
+      server.child.stdin.write(call(1, 'add', { a: 2, b: 2 }));
+      await server.waitForLines(1);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toEqual({ code: null, signal: 'SIGTERM' });
+      expect(server.stderr()).toContain('SIGTERM received: closing');
+      expect(JSON.parse(server.stdout())).toMatchObject({ id: 1, result: { content: [{ type: 'text', text: '4' }] } });
+    },
+    TEST_MS,
+  );
 });
 
 async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {

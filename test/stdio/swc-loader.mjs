@@ -20,7 +20,12 @@ const SWC_OPTIONS = {
 
 export async function resolve(specifier, context, nextResolve) {
   const parent = context.parentURL;
-  if (parent?.startsWith('file:') && parent.endsWith('.ts') && /^\.{1,2}\//.test(specifier) && specifier.endsWith('.js')) {
+  if (
+    parent?.startsWith('file:') &&
+    parent.endsWith('.ts') &&
+    /^\.{1,2}\//.test(specifier) &&
+    specifier.endsWith('.js')
+  ) {
     const candidate = new URL(`${specifier.slice(0, -3)}.ts`, parent);
     if (existsSync(fileURLToPath(candidate))) return { url: candidate.href, format: 'module', shortCircuit: true };
   }

@@ -11,6 +11,8 @@ export async function connectOfficialClient(url: string, options: ClientOptions 
     { name: 'mocapi-e2e', version: '1.0.0' },
     { capabilities: (options.capabilities ?? {}) as never, versionNegotiation: { mode: { pin: '2026-07-28' } } },
   );
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), options.fetch ? { fetch: options.fetch } : undefined));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), options.fetch ? { fetch: options.fetch } : undefined),
+  );
   return client;
 }

@@ -29,7 +29,12 @@ export function mcpHeaders(method: string, name?: string): Record<string, string
 }
 
 /** Sends one HTTP request; `body` goes as is (string) or as JSON. */
-export function send(url: string, method: string, body: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
+export function send(
+  url: string,
+  method: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers }, (res) => {
@@ -51,13 +56,23 @@ export function send(url: string, method: string, body: unknown, headers: Record
   });
 }
 
-export const post = (url: string, body: unknown, headers?: Record<string, string>): Promise<RawResponse> => send(url, 'POST', body, headers);
+export const post = (url: string, body: unknown, headers?: Record<string, string>): Promise<RawResponse> =>
+  send(url, 'POST', body, headers);
 
 let nextId = 1;
 
 /** A well-formed request for `method`, with matching headers. */
-export function rpc(url: string, method: string, params: Record<string, unknown> = {}, capabilities: Record<string, unknown> = {}): Promise<RawResponse> {
+export function rpc(
+  url: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  capabilities: Record<string, unknown> = {},
+): Promise<RawResponse> {
   const name = (params['name'] ?? params['uri']) as string | undefined;
   const body = { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: envelope(capabilities) } };
-  return post(url, body, mcpHeaders(method, ['tools/call', 'prompts/get', 'resources/read'].includes(method) ? name : undefined));
+  return post(
+    url,
+    body,
+    mcpHeaders(method, ['tools/call', 'prompts/get', 'resources/read'].includes(method) ? name : undefined),
+  );
 }

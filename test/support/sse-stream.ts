@@ -13,10 +13,9 @@ export interface SseStream {
 
 export function openSse(url: string, body: unknown, headers: Record<string, string>): Promise<SseStream> {
   return new Promise((resolve, reject) => {
-    let req: ClientRequest;
     const messages: any[] = [];
     const waiters: Array<{ predicate: (m: any) => boolean; resolve: (m: any) => void }> = [];
-    req = request(url, { method: 'POST', headers }, (response) => {
+    const req: ClientRequest = request(url, { method: 'POST', headers }, (response) => {
       let buffer = '';
       let endResolve!: () => void;
       const ended = new Promise<void>((r) => (endResolve = r));
@@ -53,7 +52,10 @@ export function openSse(url: string, body: unknown, headers: Record<string, stri
           const found = messages.find(predicate);
           if (found) return Promise.resolve(found);
           return new Promise((res, rej) => {
-            const timer = setTimeout(() => rej(new Error(`No matching SSE message within ${timeoutMs} ms; got ${JSON.stringify(messages)}`)), timeoutMs);
+            const timer = setTimeout(
+              () => rej(new Error(`No matching SSE message within ${timeoutMs} ms; got ${JSON.stringify(messages)}`)),
+              timeoutMs,
+            );
             waiters.push({ predicate, resolve: (m) => (clearTimeout(timer), res(m)) });
           });
         },

@@ -12,7 +12,6 @@ import { isJsonObject } from '../../protocol/is-json-object.js';
 
 const MAX_VALUES = 100;
 
-
 /** completion/complete for prompt arguments and resource-template variables. */
 @Injectable()
 export class CompletionMethods implements McpMethodGroup {
@@ -36,16 +35,28 @@ export class CompletionMethods implements McpMethodGroup {
 
   private async complete(exchange: McpExchange): Promise<Record<string, unknown>> {
     const { ref, argument, context } = exchange.params;
-    if (!isJsonObject(ref) || !isJsonObject(argument) || typeof argument['name'] !== 'string' || typeof argument['value'] !== 'string') {
+    if (
+      !isJsonObject(ref) ||
+      !isJsonObject(argument) ||
+      typeof argument['name'] !== 'string' ||
+      typeof argument['value'] !== 'string'
+    ) {
       throw McpError.invalidParams('completion/complete needs ref and argument { name, value }');
     }
     const completer = this.completerFor(ref, argument['name']);
-    const contextArguments = isJsonObject(context) && isJsonObject(context['arguments']) ? (context['arguments'] as Record<string, string>) : {};
+    const contextArguments =
+      isJsonObject(context) && isJsonObject(context['arguments'])
+        ? (context['arguments'] as Record<string, string>)
+        : {};
     const candidates = completer ? await completer(argument['value'], { arguments: contextArguments }) : [];
     const prefix = argument['value'].toLowerCase();
     const matching = candidates.filter((c) => c.toLowerCase().startsWith(prefix));
     return this.stamp.complete({
-      completion: { values: matching.slice(0, MAX_VALUES), total: matching.length, hasMore: matching.length > MAX_VALUES },
+      completion: {
+        values: matching.slice(0, MAX_VALUES),
+        total: matching.length,
+        hasMore: matching.length > MAX_VALUES,
+      },
     });
   }
 

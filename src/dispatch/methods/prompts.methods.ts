@@ -45,18 +45,27 @@ export class PromptsMethods implements McpMethodGroup {
     if (!prompt) throw McpError.invalidParams(`Unknown prompt: ${name}`, { name });
     this.lists.assertAllowed(exchange, 'prompt', prompt);
     const args = params['arguments'] ?? {};
-    if (typeof args !== 'object' || args === null || Array.isArray(args) || Object.values(args).some((v) => typeof v !== 'string')) {
+    if (
+      typeof args !== 'object' ||
+      args === null ||
+      Array.isArray(args) ||
+      Object.values(args).some((v) => typeof v !== 'string')
+    ) {
       throw McpError.invalidParams('params.arguments must be an object of strings');
     }
     const session = this.calls.begin(exchange, name, args);
     let input: unknown = args;
     if (prompt.validate) {
       const validation = prompt.validate(args);
-      if (!validation.ok) throw McpError.invalidParams(`Invalid arguments for prompt ${name}: ${validation.violations.join('; ')}`, { violations: validation.violations });
+      if (!validation.ok)
+        throw McpError.invalidParams(`Invalid arguments for prompt ${name}: ${validation.violations.join('; ')}`, {
+          violations: validation.violations,
+        });
       input = validation.value;
     }
     const outcome = await this.calls.invoke(session, exchange, () => prompt.handler.invoke(input, exchange));
-    return outcome.kind === 'input_required' ? this.stamp.stamp(outcome.round) : this.stamp.complete(toGetPromptResult(outcome.value));
+    return outcome.kind === 'input_required'
+      ? this.stamp.stamp(outcome.round)
+      : this.stamp.complete(toGetPromptResult(outcome.value));
   }
 }
-

@@ -29,7 +29,8 @@ export class ResourcesMethods implements McpMethodGroup {
   }
 
   readonly methods: Record<string, MethodHandler> = {
-    [McpMethod.ResourcesList]: (exchange) => this.lists.page(exchange, 'resources', 'resource', this.registry.resources),
+    [McpMethod.ResourcesList]: (exchange) =>
+      this.lists.page(exchange, 'resources', 'resource', this.registry.resources),
     [McpMethod.ResourcesTemplatesList]: (exchange) =>
       this.lists.page(exchange, 'resourceTemplates', 'resource', this.registry.templates),
     [McpMethod.ResourcesRead]: (exchange) => this.read(exchange),
@@ -44,11 +45,12 @@ export class ResourcesMethods implements McpMethodGroup {
     const { entry, variables } = resolved;
     this.lists.assertAllowed(exchange, 'resource', entry);
     const session = this.calls.begin(exchange, uri, {});
-    const outcome = await this.calls.invoke(session, exchange, () => entry.handler.invoke({ ...variables, uri }, exchange));
+    const outcome = await this.calls.invoke(session, exchange, () =>
+      entry.handler.invoke({ ...variables, uri }, exchange),
+    );
     if (outcome.kind === 'input_required') return this.stamp.stamp(outcome.round);
     const result = toReadResourceResult(outcome.value, uri, entry.definition.mimeType);
     const isRetry = params['requestState'] !== undefined || params['inputResponses'] !== undefined;
     return isRetry ? this.stamp.uncacheable(result) : this.stamp.cacheable(result);
   }
 }
-

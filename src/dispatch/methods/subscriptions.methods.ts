@@ -57,11 +57,15 @@ export class SubscriptionsMethods implements McpMethodGroup, OnModuleDestroy {
     send('notifications/subscriptions/acknowledged', { notifications: filter });
     const unsubscribe: Array<() => void> = [];
     if (filter.toolsListChanged) unsubscribe.push(this.tools.onChange(() => send('notifications/tools/list_changed')));
-    if (filter.promptsListChanged) unsubscribe.push(this.prompts.onChange(() => send('notifications/prompts/list_changed')));
-    if (filter.resourcesListChanged) unsubscribe.push(this.resources.onChange(() => send('notifications/resources/list_changed')));
+    if (filter.promptsListChanged)
+      unsubscribe.push(this.prompts.onChange(() => send('notifications/prompts/list_changed')));
+    if (filter.resourcesListChanged)
+      unsubscribe.push(this.resources.onChange(() => send('notifications/resources/list_changed')));
     if (filter.resourceSubscriptions) {
       const uris = new Set(filter.resourceSubscriptions);
-      unsubscribe.push(this.updates.onUpdated((uri) => uris.has(uri) && send('notifications/resources/updated', { uri })));
+      unsubscribe.push(
+        this.updates.onUpdated((uri) => uris.has(uri) && send('notifications/resources/updated', { uri })),
+      );
     }
 
     await new Promise<void>((resolve) => {

@@ -17,7 +17,6 @@ import { toCallToolResult, toolErrorResult } from '../tool-result.normalizer.js'
 import type { McpCallOutcome } from '../../mrtr/mrtr.engine.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
 
-
 /** What a call that outlived its timeout resolves to. */
 const TIMED_OUT = Symbol('timed out');
 
@@ -62,7 +61,10 @@ export class ToolsMethods implements McpMethodGroup {
     run: (exchange: McpExchange) => Promise<McpCallOutcome>,
   ): Promise<McpCallOutcome | typeof TIMED_OUT> {
     const deadline = new AbortController();
-    const timed: McpExchange = Object.freeze({ ...exchange, signal: AbortSignal.any([exchange.signal, deadline.signal]) });
+    const timed: McpExchange = Object.freeze({
+      ...exchange,
+      signal: AbortSignal.any([exchange.signal, deadline.signal]),
+    });
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<typeof TIMED_OUT>((resolve) => {
       timer = setTimeout(() => {
@@ -78,12 +80,20 @@ export class ToolsMethods implements McpMethodGroup {
   }
 
   /** Validation must not turn odd input into an internal error: whatever throws is invalid arguments. */
-  private validated(tool: RegisteredTool, args: Record<string, unknown>): ReturnType<NonNullable<RegisteredTool['validate']>> {
+  private validated(
+    tool: RegisteredTool,
+    args: Record<string, unknown>,
+  ): ReturnType<NonNullable<RegisteredTool['validate']>> {
     try {
       return tool.validate!(args);
     } catch (error) {
-      this.logger.debug(`Arguments of ${tool.name} could not be validated: ${error instanceof Error ? error.message : String(error)}`);
-      return { ok: false, violations: ['the arguments could not be read; send plain JSON values of the documented shape'] };
+      this.logger.debug(
+        `Arguments of ${tool.name} could not be validated: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return {
+        ok: false,
+        violations: ['the arguments could not be read; send plain JSON values of the documented shape'],
+      };
     }
   }
 
@@ -103,7 +113,9 @@ export class ToolsMethods implements McpMethodGroup {
     if (tool.validate) {
       const validation = this.validated(tool, args);
       if (!validation.ok) {
-        return this.stamp.complete(toolErrorResult(`Invalid arguments for tool ${name}:\n- ${validation.violations.join('\n- ')}`));
+        return this.stamp.complete(
+          toolErrorResult(`Invalid arguments for tool ${name}:\n- ${validation.violations.join('\n- ')}`),
+        );
       }
       input = validation.value;
     }
@@ -111,10 +123,17 @@ export class ToolsMethods implements McpMethodGroup {
     return this.once.run(session, tool.exactlyOnce, async () => {
       try {
         const outcome = timeoutMs
-          ? await this.invokeWithin(timeoutMs, exchange, (ex) => this.calls.invoke(session, ex, () => tool.handler.invoke(input, ex)))
+          ? await this.invokeWithin(timeoutMs, exchange, (ex) =>
+              this.calls.invoke(session, ex, () => tool.handler.invoke(input, ex)),
+            )
           : await this.calls.invoke(session, exchange, () => tool.handler.invoke(input, exchange));
-        if (outcome === TIMED_OUT) return this.stamp.complete(toolErrorResult(`The tool ${name} did not finish within ${timeoutMs} ms and was stopped.`));
-        return outcome.kind === 'input_required' ? this.stamp.stamp(outcome.round) : this.stamp.complete(toCallToolResult(outcome.value));
+        if (outcome === TIMED_OUT)
+          return this.stamp.complete(
+            toolErrorResult(`The tool ${name} did not finish within ${timeoutMs} ms and was stopped.`),
+          );
+        return outcome.kind === 'input_required'
+          ? this.stamp.stamp(outcome.round)
+          : this.stamp.complete(toCallToolResult(outcome.value));
       } catch (error) {
         if (error instanceof McpError) throw error;
         const message = error instanceof Error ? error.message : String(error);
@@ -123,4 +142,3 @@ export class ToolsMethods implements McpMethodGroup {
     });
   }
 }
-

@@ -10,12 +10,11 @@ import {
 
 describe('MRTR exceptions', () => {
   describe('InputRequiredException', () => {
-    const signal = new InputRequiredException(
-      { 'elicit-1': { method: 'roots/list', params: {} } },
-      [{ key: 'elicit-1', kind: 'roots', fingerprint: 'f' }],
-    );
+    const signal = new InputRequiredException({ 'elicit-1': { method: 'roots/list', params: {} } }, [
+      { key: 'elicit-1', kind: 'roots', fingerprint: 'f' },
+    ]);
 
-    it('carries the round\'s requests and the ledger to seal', () => {
+    it("carries the round's requests and the ledger to seal", () => {
       expect(signal.inputRequests).toEqual({ 'elicit-1': { method: 'roots/list', params: {} } });
       expect(signal.ledger).toEqual([{ key: 'elicit-1', kind: 'roots', fingerprint: 'f' }]);
       expect(signal).toBeInstanceOf(Error);
@@ -35,12 +34,16 @@ describe('MRTR exceptions', () => {
       expect(isInputRequired(foreign)).toBe(true);
     });
 
-    it.each([new Error('x'), Object.assign(new Error('x'), { name: 'InputRequiredException' }), null, undefined, 'InputRequiredException', {}])(
-      'does not mistake %p for the signal',
-      (value) => {
-        expect(isInputRequired(value)).toBe(false);
-      },
-    );
+    it.each([
+      new Error('x'),
+      Object.assign(new Error('x'), { name: 'InputRequiredException' }),
+      null,
+      undefined,
+      'InputRequiredException',
+      {},
+    ])('does not mistake %p for the signal', (value) => {
+      expect(isInputRequired(value)).toBe(false);
+    });
   });
 
   describe('InvalidRequestStateException', () => {

@@ -2,7 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpHttpHandler } from './mcp-http.handler.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-type ErrorHandler = (error: unknown, req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+type ErrorHandler = (
+  error: unknown,
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (error?: unknown) => void,
+) => void;
 
 interface ExpressApp {
   post(path: string, handler: Handler): void;

@@ -37,7 +37,9 @@ const OTHER_METHODS = ['PUT', 'PATCH', 'HEAD', 'OPTIONS'];
 export function bindFastify(app: FastifyLike, path: string, handler: McpHttpHandler): void {
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: handler.maxBodyBytes }, (_req, body, done) => done(null, body));
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: handler.maxBodyBytes }, (_req, body, done) =>
+      done(null, body),
+    );
     scope.route({
       method: 'POST',
       url: path,

@@ -36,7 +36,12 @@ export class LegacyHttpEndpoint {
   ) {}
 
   /** One POSTed message that the era classification sent here. */
-  async post(req: IncomingMessage, res: ServerResponse, writer: ResponseWriter, message: Record<string, unknown>): Promise<void> {
+  async post(
+    req: IncomingMessage,
+    res: ServerResponse,
+    writer: ResponseWriter,
+    message: Record<string, unknown>,
+  ): Promise<void> {
     const transport: McpTransportInfo = { kind: 'http', request: req };
     const method = message['method'];
     if (method === 'initialize') return this.initialize(writer, message, transport);
@@ -46,14 +51,19 @@ export class LegacyHttpEndpoint {
     if (method === undefined) {
       if (this.legacy.response(message, session)) return writer.plain(202, {});
       this.logger.debug(`Refused a response for unknown request ${JSON.stringify(message['id'])} in a session`);
-      return reject(writer, 400, `No request with id ${JSON.stringify(message['id'])} is waiting for an answer in this session`);
+      return reject(
+        writer,
+        400,
+        `No request with id ${JSON.stringify(message['id'])} is waiting for an answer in this session`,
+      );
     }
     if (!('id' in message)) {
       this.legacy.notification(String(method), message['params'], session);
       return writer.plain(202, {});
     }
     const request = requestOf(message);
-    if (request instanceof McpError) return writer.respond(400, failure(isJsonRpcId(message['id']) ? message['id'] : null, request).response);
+    if (request instanceof McpError)
+      return writer.respond(400, failure(isJsonRpcId(message['id']) ? message['id'] : null, request).response);
 
     // While the client's user thinks about a question, comments keep proxies from closing the stream.
     let keepAlive: NodeJS.Timeout | undefined;
@@ -92,7 +102,8 @@ export class LegacyHttpEndpoint {
     keepAlive.unref();
     const stream = {
       send: (notification: unknown) => {
-        if (!res.writableEnded && !res.destroyed) res.write(`event: message\ndata: ${JSON.stringify(notification)}\n\n`);
+        if (!res.writableEnded && !res.destroyed)
+          res.write(`event: message\ndata: ${JSON.stringify(notification)}\n\n`);
       },
       close: () => res.end(),
     };
@@ -114,7 +125,8 @@ export class LegacyHttpEndpoint {
 
   private initialize(writer: ResponseWriter, message: Record<string, unknown>, transport: McpTransportInfo): void {
     const request = requestOf(message);
-    if (request instanceof McpError) return writer.respond(400, failure(isJsonRpcId(message['id']) ? message['id'] : null, request).response);
+    if (request instanceof McpError)
+      return writer.respond(400, failure(isJsonRpcId(message['id']) ? message['id'] : null, request).response);
     let answer: ReturnType<LegacyDispatcher['initialize']>;
     try {
       answer = this.legacy.initialize(request, transport);
@@ -127,10 +139,18 @@ export class LegacyHttpEndpoint {
   }
 
   /** The request's session, or undefined once the refusal was written. */
-  private session(req: IncomingMessage, writer: ResponseWriter, transport: McpTransportInfo): LegacySession | undefined {
+  private session(
+    req: IncomingMessage,
+    writer: ResponseWriter,
+    transport: McpTransportInfo,
+  ): LegacySession | undefined {
     const version = req.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !LEGACY_PROTOCOL_VERSIONS.includes(version.trim())) {
-      reject(writer, 400, `Unsupported MCP-Protocol-Version: ${version.slice(0, 40)} (supported: ${LEGACY_PROTOCOL_VERSIONS.join(', ')})`);
+      reject(
+        writer,
+        400,
+        `Unsupported MCP-Protocol-Version: ${version.slice(0, 40)} (supported: ${LEGACY_PROTOCOL_VERSIONS.join(', ')})`,
+      );
       return undefined;
     }
     const token = req.headers[SESSION_HEADER];
@@ -151,7 +171,9 @@ export class LegacyHttpEndpoint {
   }
 }
 
-function requestOf(message: Record<string, unknown>): { id: string | number; method: string; params: Record<string, unknown> } | McpError {
+function requestOf(
+  message: Record<string, unknown>,
+): { id: string | number; method: string; params: Record<string, unknown> } | McpError {
   const { id, method } = message;
   const params = message['params'] ?? {};
   if (!isJsonRpcId(id)) return McpError.invalidRequest('The request id must be a string or a number');

@@ -16,7 +16,8 @@ export function headerValue(headers: IncomingHttpHeaders, name: string): string 
   if (!STRICT_BASE64.test(encoded[1]!)) throw McpError.headerMismatch(`Header ${name} is not valid padded base64`);
   const decoded = Buffer.from(encoded[1]!, 'base64');
   const text = decoded.toString('utf8');
-  if (Buffer.from(text, 'utf8').equals(decoded) === false) throw McpError.headerMismatch(`Header ${name} is not valid base64-encoded UTF-8`);
+  if (Buffer.from(text, 'utf8').equals(decoded) === false)
+    throw McpError.headerMismatch(`Header ${name} is not valid base64-encoded UTF-8`);
   return text;
 }
 
@@ -30,7 +31,12 @@ function expectHeader(headers: IncomingHttpHeaders, name: string, label: string,
  * SEP-2243: `MCP-Protocol-Version`, `Mcp-Method` and (for tools/call, prompts/get and
  * resources/read) `Mcp-Name` must be present and agree with the body, else -32020 with HTTP 400.
  */
-export function verifyRequestHeaders(headers: IncomingHttpHeaders, method: string, params: Readonly<Record<string, unknown>>, protocolVersion: string): void {
+export function verifyRequestHeaders(
+  headers: IncomingHttpHeaders,
+  method: string,
+  params: Readonly<Record<string, unknown>>,
+  protocolVersion: string,
+): void {
   expectHeader(headers, 'mcp-protocol-version', 'MCP-Protocol-Version', protocolVersion);
   expectHeader(headers, 'mcp-method', 'Mcp-Method', method);
   if (MRTR_METHODS.has(method)) {
@@ -40,13 +46,18 @@ export function verifyRequestHeaders(headers: IncomingHttpHeaders, method: strin
 }
 
 /** `Mcp-Param-{Name}` must mirror every argument its tool marks with `x-mcp-header`. */
-export function verifyParamHeaders(headers: IncomingHttpHeaders, headerParams: readonly McpHeaderParam[], args: Readonly<Record<string, unknown>>): void {
+export function verifyParamHeaders(
+  headers: IncomingHttpHeaders,
+  headerParams: readonly McpHeaderParam[],
+  args: Readonly<Record<string, unknown>>,
+): void {
   for (const { property, header } of headerParams) {
     const label = `Mcp-Param-${header}`;
     const actual = headerValue(headers, label.toLowerCase());
     const value = args[property];
     if (value === undefined || value === null) {
-      if (actual !== undefined) throw McpError.headerMismatch(`Header ${label} is set but argument ${property} is absent`);
+      if (actual !== undefined)
+        throw McpError.headerMismatch(`Header ${label} is set but argument ${property} is absent`);
       continue;
     }
     if (actual === undefined) throw McpError.headerMismatch(`Missing required header ${label}`);

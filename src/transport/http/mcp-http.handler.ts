@@ -119,13 +119,19 @@ export class McpHttpHandler {
       }
       const versionHeader = headers['mcp-protocol-version'];
       if (classifyEra(message, typeof versionHeader === 'string' ? versionHeader : undefined) === 'legacy') {
-        if (this.options.eras.legacy) return await this.legacy.post(req, res, writer, message as Record<string, unknown>);
+        if (this.options.eras.legacy)
+          return await this.legacy.post(req, res, writer, message as Record<string, unknown>);
         return this.refuseLegacy(writer, message as Record<string, unknown>);
       }
       if (!this.options.eras.modern && isJsonObject(message)) {
         const meta = isJsonObject(message['params']) ? message['params']['_meta'] : undefined;
-        const error = this.refusal.modernRequest(isJsonObject(meta) ? meta['io.modelcontextprotocol/protocolVersion'] : undefined);
-        return writer.respond(error.httpStatus, failure(isJsonRpcId(message['id']) ? message['id'] : null, error).response);
+        const error = this.refusal.modernRequest(
+          isJsonObject(meta) ? meta['io.modelcontextprotocol/protocolVersion'] : undefined,
+        );
+        return writer.respond(
+          error.httpStatus,
+          failure(isJsonRpcId(message['id']) ? message['id'] : null, error).response,
+        );
       }
       const inbound: McpInbound = {
         transport: { kind: 'http', request: req },
@@ -160,7 +166,8 @@ export class McpHttpHandler {
   /** A 2025-era message on an endpoint that serves 2026-07-28 only. */
   private refuseLegacy(writer: ResponseWriter, message: Record<string, unknown>): void {
     const method = message['method'];
-    if (typeof method !== 'string') return reject(writer, 400, 'Bad Request: JSON-RPC responses cannot be posted to this endpoint');
+    if (typeof method !== 'string')
+      return reject(writer, 400, 'Bad Request: JSON-RPC responses cannot be posted to this endpoint');
     if (!('id' in message)) return writer.plain(202, {});
     const error = this.refusal.legacyRequest(method, message['params']);
     writer.respond(error.httpStatus, failure(isJsonRpcId(message['id']) ? message['id'] : null, error).response);
@@ -168,7 +175,10 @@ export class McpHttpHandler {
 
   private unexpected(writer: ResponseWriter, error: unknown): void {
     if (error instanceof McpHttpChallenge) return writer.plain(error.status, error.headers, error.body);
-    this.logger.error('Unexpected failure in the MCP HTTP endpoint', error instanceof Error ? error.stack : String(error));
+    this.logger.error(
+      'Unexpected failure in the MCP HTTP endpoint',
+      error instanceof Error ? error.stack : String(error),
+    );
     writer.respond(500, failure(null, McpError.internal()).response);
   }
 
@@ -208,14 +218,19 @@ export class McpHttpHandler {
       return writer.respond(outcome.status, outcome.response);
     }
     if (statusCode === 415) return reject(writer, 415, 'Unsupported media type: Content-Type must be application/json');
-    if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) return reject(writer, statusCode, 'The request body could not be read');
+    if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500)
+      return reject(writer, statusCode, 'The request body could not be read');
     throw error;
   }
-
 }
 
 /** Answers a request refused before dispatch with a JSON-RPC error body (-32600) and an HTTP status. */
-function reject(writer: ResponseWriter, status: number, message: string, headers?: Readonly<Record<string, string>>): void {
+function reject(
+  writer: ResponseWriter,
+  status: number,
+  message: string,
+  headers?: Readonly<Record<string, string>>,
+): void {
   writer.respond(status, failure(null, McpError.invalidRequest(message)).response, headers);
 }
 

@@ -28,7 +28,9 @@ export class McpHttpTransport implements OnModuleInit {
       this.logger.warn(`No MCP endpoint mounted: HTTP adapter "${type}" is not supported (use Express or Fastify)`);
       return;
     }
-    const eras = [this.options.eras.modern && '2026-07-28', this.options.eras.legacy && '2025-era sessions'].filter(Boolean).join(' + ');
+    const eras = [this.options.eras.modern && '2026-07-28', this.options.eras.legacy && '2025-era sessions']
+      .filter(Boolean)
+      .join(' + ');
     this.logger.log(`MCP endpoint: ${this.options.path} (${type}; ${eras})`);
   }
 }

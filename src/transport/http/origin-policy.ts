@@ -22,7 +22,12 @@ export class OriginPolicy {
   hostAllowed(host: string | undefined): boolean {
     if (host === undefined || host === '') return false;
     const lower = host.toLowerCase();
-    return LOOPBACK_HOSTNAMES.has(hostnameOf(lower)) || this.hosts.has('*') || this.hosts.has(lower) || this.hosts.has(hostnameOf(lower));
+    return (
+      LOOPBACK_HOSTNAMES.has(hostnameOf(lower)) ||
+      this.hosts.has('*') ||
+      this.hosts.has(lower) ||
+      this.hosts.has(hostnameOf(lower))
+    );
   }
 
   /** An absent Origin (non-browser clients) is fine; a present one must be loopback or listed. */

@@ -32,7 +32,11 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       chunks.push(chunk);
     });
     req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
-    req.on('error', (error) => reject(req.destroyed || (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? new RequestAbortedError() : error));
+    req.on('error', (error) =>
+      reject(
+        req.destroyed || (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? new RequestAbortedError() : error,
+      ),
+    );
     req.on('close', () => {
       if (!req.complete) reject(new RequestAbortedError());
     });

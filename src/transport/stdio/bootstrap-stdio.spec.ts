@@ -61,8 +61,12 @@ describe('bootstrapStdio', () => {
     stdoutWrites = [];
     stderrWrites = [];
     // Recorded, not printed: the point is to see where Nest's logs would have gone.
-    jest.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => (stdoutWrites.push(String(chunk)), true));
-    jest.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => (stderrWrites.push(String(chunk)), true));
+    jest
+      .spyOn(process.stdout, 'write')
+      .mockImplementation((chunk: unknown) => (stdoutWrites.push(String(chunk)), true));
+    jest
+      .spyOn(process.stderr, 'write')
+      .mockImplementation((chunk: unknown) => (stderrWrites.push(String(chunk)), true));
   });
   afterEach(() => jest.restoreAllMocks());
 
@@ -74,7 +78,11 @@ describe('bootstrapStdio', () => {
 
     input.write(call(1, 'ping_tool'));
     await until(() => read().endsWith('\n'));
-    expect(JSON.parse(read())).toMatchObject({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'pong' }] } });
+    expect(JSON.parse(read())).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { content: [{ type: 'text', text: 'pong' }] },
+    });
 
     input.end();
     await server.closed;
@@ -102,7 +110,12 @@ describe('bootstrapStdio', () => {
 
   it('honours a list of log levels', async () => {
     const input = new PassThrough();
-    const server = await bootstrapStdio(BootModule, { input, output: new PassThrough(), handleSignals: false, logger: ['error'] });
+    const server = await bootstrapStdio(BootModule, {
+      input,
+      output: new PassThrough(),
+      handleSignals: false,
+      logger: ['error'],
+    });
     input.end();
     await server.closed;
     expect(stderrWrites.join('')).not.toContain('listening on stdio');
@@ -111,7 +124,12 @@ describe('bootstrapStdio', () => {
   it('redirects console output to stderr while it runs when asked to', async () => {
     const original = console.log;
     const input = new PassThrough();
-    const server = await bootstrapStdio(BootModule, { input, output: new PassThrough(), handleSignals: false, redirectConsole: true });
+    const server = await bootstrapStdio(BootModule, {
+      input,
+      output: new PassThrough(),
+      handleSignals: false,
+      redirectConsole: true,
+    });
     console.log('stray print');
     expect(console.log).not.toBe(original);
     input.end();
@@ -125,15 +143,18 @@ describe('bootstrapStdio', () => {
     const before = [process.listenerCount('SIGTERM'), process.listenerCount('SIGINT')];
     const input = new PassThrough();
     const server = await bootstrapStdio(BootModule, { input, output: new PassThrough() });
-    expect([process.listenerCount('SIGTERM'), process.listenerCount('SIGINT')]).toEqual([before[0]! + 1, before[1]! + 1]);
+    expect([process.listenerCount('SIGTERM'), process.listenerCount('SIGINT')]).toEqual([
+      before[0]! + 1,
+      before[1]! + 1,
+    ]);
     input.end();
     await server.closed;
     expect([process.listenerCount('SIGTERM'), process.listenerCount('SIGINT')]).toEqual(before);
   });
 
   it('says what to import when the module has no McpModule', async () => {
-    await expect(bootstrapStdio(EmptyModule, { input: new PassThrough(), output: new PassThrough(), handleSignals: false })).rejects.toThrow(
-      /import McpModule\.forRoot/,
-    );
+    await expect(
+      bootstrapStdio(EmptyModule, { input: new PassThrough(), output: new PassThrough(), handleSignals: false }),
+    ).rejects.toThrow(/import McpModule\.forRoot/);
   });
 });

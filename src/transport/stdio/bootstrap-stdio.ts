@@ -1,5 +1,12 @@
 import type { Readable, Writable } from 'node:stream';
-import { type DynamicModule, type INestApplicationContext, Logger, type LoggerService, type LogLevel, type Type } from '@nestjs/common';
+import {
+  type DynamicModule,
+  type INestApplicationContext,
+  Logger,
+  type LoggerService,
+  type LogLevel,
+  type Type,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
 import { MCP_OPTIONS } from '../../mcp.module-definition.js';
@@ -70,14 +77,21 @@ export interface McpStdioServer {
  *
  * @publicApi
  */
-export async function bootstrapStdio(module: Type<unknown> | DynamicModule, options: BootstrapStdioOptions = {}): Promise<McpStdioServer> {
+export async function bootstrapStdio(
+  module: Type<unknown> | DynamicModule,
+  options: BootstrapStdioOptions = {},
+): Promise<McpStdioServer> {
   const output = options.output ?? process.stdout;
-  const restoreConsole = (options.redirectConsole ?? output === process.stdout) ? redirectConsoleToStderr() : () => undefined;
+  const restoreConsole =
+    (options.redirectConsole ?? output === process.stdout) ? redirectConsoleToStderr() : () => undefined;
   const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 5000;
 
   let app: INestApplicationContext;
   try {
-    app = await NestFactory.createApplicationContext(module, { logger: resolveLogger(options.logger), abortOnError: false });
+    app = await NestFactory.createApplicationContext(module, {
+      logger: resolveLogger(options.logger),
+      abortOnError: false,
+    });
   } catch (error) {
     restoreConsole();
     throw error;
@@ -91,9 +105,12 @@ export async function bootstrapStdio(module: Type<unknown> | DynamicModule, opti
   } catch (error) {
     await app.close();
     restoreConsole();
-    throw new Error('bootstrapStdio: no McpModule found; import McpModule.forRoot({ name, version, http: false }) in the module you pass', {
-      cause: error,
-    });
+    throw new Error(
+      'bootstrapStdio: no McpModule found; import McpModule.forRoot({ name, version, http: false }) in the module you pass',
+      {
+        cause: error,
+      },
+    );
   }
   const connection = new McpStdioTransport(
     mcpOptions,
@@ -130,7 +147,8 @@ export async function bootstrapStdio(module: Type<unknown> | DynamicModule, opti
   const close = async (): Promise<void> => {
     if (!shutdown) {
       const settled = await settleWithin(connection.close(), shutdownTimeoutMs);
-      if (!settled) logger.warn(`${connection.pending} call(s) still running after ${shutdownTimeoutMs} ms: closing anyway`);
+      if (!settled)
+        logger.warn(`${connection.pending} call(s) still running after ${shutdownTimeoutMs} ms: closing anyway`);
     }
     return closeApp();
   };

@@ -54,7 +54,10 @@ class Pipes {
   }
 
   lines(): any[] {
-    return this.text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    return this.text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
   }
 
   async waitFor(predicate: (message: any) => boolean): Promise<any> {
@@ -73,7 +76,9 @@ class Pipes {
   }
 }
 
-async function transportFor(options: Partial<McpModuleOptions> = {}): Promise<{ moduleRef: TestingModule; transport: McpStdioTransport }> {
+async function transportFor(
+  options: Partial<McpModuleOptions> = {},
+): Promise<{ moduleRef: TestingModule; transport: McpStdioTransport }> {
   const moduleRef = await Test.createTestingModule({
     imports: [McpModule.forRoot({ name: 'stdio-legacy', version: '1.0.0', http: false, ...options })],
     providers: [AskingTools],
@@ -97,12 +102,22 @@ describe('a stdio connection whose first message is 2025-era', () => {
 
   it('initializes, pushes elicitation/create on the output and finishes with the answer from the input', async () => {
     const pipes = new Pipes(transport);
-    pipes.send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} } } });
-    expect((await pipes.waitFor((m) => m.id === 1)).result).toMatchObject({ protocolVersion: '2025-06-18', capabilities: { tools: {}, logging: {} } });
+    pipes.send({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} } },
+    });
+    expect((await pipes.waitFor((m) => m.id === 1)).result).toMatchObject({
+      protocolVersion: '2025-06-18',
+      capabilities: { tools: {}, logging: {} },
+    });
     pipes.send({ method: 'notifications/initialized' });
     pipes.send({ id: 2, method: 'tools/call', params: { name: 'ask', arguments: {} } });
     const pushed = await pipes.waitFor((m) => m.method === 'elicitation/create');
-    expect(pushed.params).toEqual({ message: 'Sure?', requestedSchema: expect.objectContaining({ properties: { sure: { type: 'boolean' } } }) });
+    expect(pushed.params).toEqual({
+      message: 'Sure?',
+      requestedSchema: expect.objectContaining({ properties: { sure: { type: 'boolean' } } }),
+    });
     pipes.send({ id: pushed.id, result: { action: 'accept', content: { sure: true } } });
     expect((await pipes.waitFor((m) => m.id === 2)).result).toEqual({ content: [{ type: 'text', text: 'sure=true' }] });
     await pipes.end();
@@ -124,7 +139,10 @@ describe('a stdio connection whose first message is 2025-era', () => {
 
   it('keeps a connection that opened with 2026-07-28 on that era', async () => {
     const pipes = new Pipes(transport);
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
     pipes.send({ id: 1, method: 'tools/list', params: { _meta: meta } });
     expect((await pipes.waitFor((m) => m.id === 1)).result.resultType).toBe('complete');
     pipes.send({ id: 2, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
@@ -137,7 +155,11 @@ describe("a stdio connection on eras: ['modern']", () => {
   it('answers initialize with -32022 naming the supported versions', async () => {
     const { moduleRef, transport } = await transportFor({ eras: ['modern'] });
     const pipes = new Pipes(transport);
-    pipes.send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x' } } });
+    pipes.send({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x' } },
+    });
     const answer = await pipes.waitFor((m) => m.id === 1);
     expect(answer.error).toMatchObject({ code: -32022, data: { supported: ['2026-07-28'], requested: '2025-11-25' } });
     await pipes.end();

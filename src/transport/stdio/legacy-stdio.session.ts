@@ -6,7 +6,12 @@ import type { LegacyRefusal } from '../../legacy/legacy-refusal.js';
 import type { LegacySessions } from '../../legacy/legacy-sessions.js';
 import type { LegacyDispatcher } from '../../legacy/legacy.dispatcher.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
-import { isJsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol/json-rpc.js';
+import {
+  isJsonRpcId,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from '../../protocol/json-rpc.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { LEGACY_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.js';
 
@@ -39,7 +44,13 @@ export class LegacyStdioSession {
     // The output is the session's stream: list_changed and resource updates go straight to it.
     state.streams.add({ send: (notification) => this.write(notification), close: () => undefined });
     this.session = {
-      claims: { id, protocolVersion: LEGACY_PROTOCOL_VERSIONS[0]!, clientCapabilities: {}, principal: null, issuedAt: Date.now() },
+      claims: {
+        id,
+        protocolVersion: LEGACY_PROTOCOL_VERSIONS[0]!,
+        clientCapabilities: {},
+        principal: null,
+        issuedAt: Date.now(),
+      },
       state,
     };
   }
@@ -48,12 +59,18 @@ export class LegacyStdioSession {
    * Answers one message; resolves to the response to write (undefined for notifications, client
    * responses and cancelled calls). `signal` aborts when the connection closes.
    */
-  async handle(message: Record<string, unknown>, signal: AbortSignal, isAnswered: () => boolean): Promise<JsonRpcResponse | undefined> {
+  async handle(
+    message: Record<string, unknown>,
+    signal: AbortSignal,
+    isAnswered: () => boolean,
+  ): Promise<JsonRpcResponse | undefined> {
     const { dispatcher } = this.services;
     const method = message['method'];
     if (method === undefined) {
       if (!dispatcher.response(message, this.session)) {
-        this.logger.warn(`Ignored a JSON-RPC response (id ${JSON.stringify(message['id'])}): no request with that id is waiting`);
+        this.logger.warn(
+          `Ignored a JSON-RPC response (id ${JSON.stringify(message['id'])}): no request with that id is waiting`,
+        );
       }
       return undefined;
     }
@@ -64,7 +81,8 @@ export class LegacyStdioSession {
     }
     const { id } = message;
     const params = message['params'] ?? {};
-    if (!isJsonRpcId(id)) return failure(null, McpError.invalidRequest('The request id must be a string or a number')).response;
+    if (!isJsonRpcId(id))
+      return failure(null, McpError.invalidRequest('The request id must be a string or a number')).response;
     if (!isJsonObject(params)) return failure(id, McpError.invalidRequest('params must be an object')).response;
     if (!this.services.enabled) return failure(id, this.services.refusal.legacyRequest(method, params)).response;
 
@@ -77,7 +95,10 @@ export class LegacyStdioSession {
         if (error instanceof McpError) return failure(id, error).response;
         throw error;
       }
-      this.session = { claims: { ...answer.claims, id: this.session.claims.id, issuedAt: Date.now() }, state: this.session.state };
+      this.session = {
+        claims: { ...answer.claims, id: this.session.claims.id, issuedAt: Date.now() },
+        state: this.session.state,
+      };
       return { jsonrpc: '2.0', id, result: answer.result };
     }
     const channel: LegacyChannel = {

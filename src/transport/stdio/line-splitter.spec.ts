@@ -1,6 +1,7 @@
 import { type LineEvent, LineSplitter } from './line-splitter.js';
 
-const text = (events: LineEvent[]): string[] => events.map((e) => (e.kind === 'line' ? e.bytes.toString('utf8') : '<oversized>'));
+const text = (events: LineEvent[]): string[] =>
+  events.map((e) => (e.kind === 'line' ? e.bytes.toString('utf8') : '<oversized>'));
 
 describe('LineSplitter', () => {
   it('cuts lines at \\n, strips a trailing \\r and skips blank lines', () => {

@@ -3,7 +3,13 @@ import { Logger } from '@nestjs/common';
 import type { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
 import { failure, parseErrorOutcome } from '../../dispatch/mcp.dispatcher.js';
 import type { McpInbound } from '../../dispatch/mcp-inbound.js';
-import { isJsonRpcId, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse } from '../../protocol/json-rpc.js';
+import {
+  isJsonRpcId,
+  type JsonRpcId,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from '../../protocol/json-rpc.js';
 import { classifyEra, type McpProtocolEra } from '../../legacy/protocol-era.js';
 import { LegacyStdioSession, type LegacyStdioServices } from './legacy-stdio.session.js';
 import { McpError } from '../../protocol/mcp.error.js';
@@ -12,7 +18,6 @@ import { LineSplitter, type LineEvent } from './line-splitter.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
 
 const STDIO = Object.freeze({ kind: 'stdio' } as const);
-
 
 /** What {@link McpStdioConnection} needs; `McpStdioTransport.listen` fills in the defaults. */
 export interface McpStdioConnectionOptions {
@@ -128,7 +133,12 @@ export class McpStdioConnection {
   private handle(events: readonly LineEvent[]): void {
     for (const event of events) {
       if (event.kind === 'oversized') {
-        this.write(failure(null, McpError.invalidRequest(`Message too large: a line may hold at most ${this.options.maxLineBytes} bytes`)).response);
+        this.write(
+          failure(
+            null,
+            McpError.invalidRequest(`Message too large: a line may hold at most ${this.options.maxLineBytes} bytes`),
+          ).response,
+        );
       } else {
         this.handleLine(event.bytes);
       }
@@ -145,7 +155,8 @@ export class McpStdioConnection {
     }
     if (this.era === undefined && isJsonObject(message) && message['jsonrpc'] === '2.0') {
       this.era = this.options.legacy ? classifyEra(message) : 'modern';
-      if (this.era === 'legacy') this.legacySession = new LegacyStdioSession(this.options.legacy!, (m) => this.write(m), this.logger);
+      if (this.era === 'legacy')
+        this.legacySession = new LegacyStdioSession(this.options.legacy!, (m) => this.write(m), this.logger);
     }
     if (this.legacySession && isJsonObject(message)) {
       this.track((signal) => this.answerLegacy(this.legacySession!, message, signal));
@@ -153,7 +164,9 @@ export class McpStdioConnection {
     }
     if (isResponse(message)) {
       // This server sends no requests, so there is nothing to match; answering would be noise.
-      this.logger.warn(`Ignored a JSON-RPC response (id ${JSON.stringify(message['id'])}): this server sends no requests`);
+      this.logger.warn(
+        `Ignored a JSON-RPC response (id ${JSON.stringify(message['id'])}): this server sends no requests`,
+      );
       return;
     }
     this.track((signal) => this.answer(message, signal));
@@ -169,7 +182,11 @@ export class McpStdioConnection {
     });
   }
 
-  private async answerLegacy(session: LegacyStdioSession, message: Record<string, unknown>, signal: AbortSignal): Promise<void> {
+  private async answerLegacy(
+    session: LegacyStdioSession,
+    message: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<void> {
     let answered = false;
     let response: JsonRpcResponse | undefined;
     try {
@@ -206,7 +223,10 @@ export class McpStdioConnection {
       // An HTTP-only refusal (authentication, scopes): stdio has no status or headers to carry it.
       return failure(id, McpError.invalidRequest(`Request refused: ${error.message}`)).response;
     }
-    this.logger.error('Unexpected failure answering a stdio message', error instanceof Error ? error.stack : String(error));
+    this.logger.error(
+      'Unexpected failure answering a stdio message',
+      error instanceof Error ? error.stack : String(error),
+    );
     return failure(id, McpError.internal()).response;
   }
 
@@ -218,7 +238,10 @@ export class McpStdioConnection {
     try {
       line = `${JSON.stringify(message)}\n`;
     } catch (error) {
-      this.logger.error('Could not serialize an outgoing message', error instanceof Error ? error.stack : String(error));
+      this.logger.error(
+        'Could not serialize an outgoing message',
+        error instanceof Error ? error.stack : String(error),
+      );
       if (responseId === undefined) return;
       line = `${JSON.stringify(failure(responseId, McpError.internal()).response)}\n`;
     }
@@ -261,7 +284,9 @@ export class McpStdioConnection {
 }
 
 function isResponse(message: unknown): message is Record<string, unknown> {
-  return isJsonObject(message) && !('method' in message) && 'id' in message && ('result' in message || 'error' in message);
+  return (
+    isJsonObject(message) && !('method' in message) && 'id' in message && ('result' in message || 'error' in message)
+  );
 }
 
 function idOf(message: unknown): JsonRpcId | null {

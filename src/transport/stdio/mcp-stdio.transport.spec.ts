@@ -67,10 +67,20 @@ class StdioSpecTools {
   @McpTool({ name: 'progress', description: 'Reports progress, then answers' })
   progress(_input: unknown, exchange: McpExchange): string {
     for (const progress of [1, 2]) {
-      exchange.notify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress, total: 2 } });
+      exchange.notify({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 'p', progress, total: 2 },
+      });
     }
     // Too late to matter: it would arrive after the response.
-    setImmediate(() => exchange.notify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: 3 } }));
+    setImmediate(() =>
+      exchange.notify({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 'p', progress: 3 },
+      }),
+    );
     return 'done';
   }
 
@@ -92,12 +102,20 @@ class ChallengingPolicy extends McpAccessPolicy {
     return true;
   }
   assertAllowed(_exchange: McpExchange, target: { name: string }): void {
-    if (target.name === 'guarded') throw new McpHttpChallenge(401, { 'www-authenticate': 'Bearer' }, { error: 'invalid_token', error_description: 'A bearer token is required' });
+    if (target.name === 'guarded')
+      throw new McpHttpChallenge(
+        401,
+        { 'www-authenticate': 'Bearer' },
+        { error: 'invalid_token', error_description: 'A bearer token is required' },
+      );
   }
 }
 
 @Global()
-@Module({ providers: [{ provide: INTEGRATION_ACCESS_POLICY, useClass: ChallengingPolicy }], exports: [INTEGRATION_ACCESS_POLICY] })
+@Module({
+  providers: [{ provide: INTEGRATION_ACCESS_POLICY, useClass: ChallengingPolicy }],
+  exports: [INTEGRATION_ACCESS_POLICY],
+})
 class ChallengingPolicyModule {}
 
 const ENVELOPE = {
@@ -106,15 +124,23 @@ const ENVELOPE = {
   'io.modelcontextprotocol/clientInfo': { name: 'stdio-spec', version: '1.0.0' },
 };
 
-const request = (id: string | number, method: string, params: Record<string, unknown> = {}): Record<string, unknown> => ({
+const request = (
+  id: string | number,
+  method: string,
+  params: Record<string, unknown> = {},
+): Record<string, unknown> => ({
   jsonrpc: '2.0',
   id,
   method,
   params: { ...params, _meta: ENVELOPE },
 });
 
-const call = (id: string | number, name: string, args: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): string =>
-  `${JSON.stringify(request(id, 'tools/call', { name, arguments: args, ...extra }))}\n`;
+const call = (
+  id: string | number,
+  name: string,
+  args: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): string => `${JSON.stringify(request(id, 'tools/call', { name, arguments: args, ...extra }))}\n`;
 
 /** A transport on PassThrough streams that records every byte written to its output. */
 class Wire {
@@ -124,7 +150,10 @@ class Wire {
   private text = '';
   private waiters: Array<() => void> = [];
 
-  constructor(transport: McpStdioTransport, streams: Partial<McpStdioStreams> & { outputHighWaterMark?: number; consume?: boolean } = {}) {
+  constructor(
+    transport: McpStdioTransport,
+    streams: Partial<McpStdioStreams> & { outputHighWaterMark?: number; consume?: boolean } = {},
+  ) {
     this.output = new PassThrough({ highWaterMark: streams.outputHighWaterMark });
     this.connection = transport.listen({ input: this.input, output: this.output, maxLineBytes: streams.maxLineBytes });
     if (streams.consume !== false) this.consume();
@@ -154,7 +183,8 @@ class Wire {
   async waitFor(count: number, timeoutMs = 5000): Promise<any[]> {
     const deadline = Date.now() + timeoutMs;
     while (this.completeLines() < count) {
-      if (Date.now() > deadline) throw new Error(`Expected ${count} line(s), got ${this.completeLines()}: ${this.text}`);
+      if (Date.now() > deadline)
+        throw new Error(`Expected ${count} line(s), got ${this.completeLines()}: ${this.text}`);
       await new Promise<void>((resolve) => {
         this.waiters.push(resolve);
         setTimeout(resolve, 50);
@@ -193,7 +223,10 @@ describe('McpStdioTransport', () => {
 
   beforeAll(async () => {
     moduleRef = await Test.createTestingModule({
-      imports: [McpModule.forRoot({ name: 'stdio-spec', version: '0.0.1', http: false, maxBodyBytes: MAX_LINE }), ChallengingPolicyModule],
+      imports: [
+        McpModule.forRoot({ name: 'stdio-spec', version: '0.0.1', http: false, maxBodyBytes: MAX_LINE }),
+        ChallengingPolicyModule,
+      ],
       providers: [StdioSpecTools],
     }).compile();
     await moduleRef.init();
@@ -224,7 +257,11 @@ describe('McpStdioTransport', () => {
     const wire = open();
     wire.send(call(1, 'add', { a: 20, b: 22 }));
     const [response] = await wire.waitFor(1);
-    expect(response).toMatchObject({ jsonrpc: '2.0', id: 1, result: { resultType: 'complete', content: [{ type: 'text', text: '42' }] } });
+    expect(response).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { resultType: 'complete', content: [{ type: 'text', text: '42' }] },
+    });
     expect(wire.raw).toBe(`${JSON.stringify(response)}\n`);
   });
 
@@ -234,7 +271,9 @@ describe('McpStdioTransport', () => {
     const messages = await wire.waitFor(2);
     const byId = new Map(messages.map((m) => [m.id, m]));
     expect(byId.get('d').result).toMatchObject({ supportedVersions: ['2026-07-28'], capabilities: { tools: {} } });
-    expect(byId.get('l').result.tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(['add', 'echo', 'wait']));
+    expect(byId.get('l').result.tools.map((t: { name: string }) => t.name)).toEqual(
+      expect.arrayContaining(['add', 'echo', 'wait']),
+    );
   });
 
   it('answers concurrent requests independently: a fast call is not held up by a slow one', async () => {
@@ -286,7 +325,10 @@ describe('McpStdioTransport', () => {
     expect(messages).toEqual([
       { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: 1, total: 2 } },
       { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: 2, total: 2 } },
-      expect.objectContaining({ id: 7, result: expect.objectContaining({ content: [{ type: 'text', text: 'done' }] }) }),
+      expect.objectContaining({
+        id: 7,
+        result: expect.objectContaining({ content: [{ type: 'text', text: 'done' }] }),
+      }),
     ]);
     await wire.idle();
     expect(wire.messages()).toHaveLength(3);
@@ -303,7 +345,13 @@ describe('McpStdioTransport', () => {
 
   it('answers bytes that are not UTF-8 with -32700', async () => {
     const wire = open();
-    wire.send(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')]));
+    wire.send(
+      Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":1,"method":"'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('"}\n'),
+      ]),
+    );
     const [parseError] = await wire.waitFor(1);
     expect(parseError.error.code).toBe(-32700);
   });
@@ -324,7 +372,11 @@ describe('McpStdioTransport', () => {
     wire.send(chunk);
     // The line has not ended yet, and is already refused.
     const [tooLarge] = await wire.waitFor(1);
-    expect(tooLarge).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining(`${MAX_LINE} bytes`) } });
+    expect(tooLarge).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringContaining(`${MAX_LINE} bytes`) },
+    });
     for (let i = 0; i < 50; i++) wire.send('y'.repeat(MAX_LINE));
     wire.send('"}}\n');
     wire.send(call(2, 'add', { a: 1, b: 2 }));
@@ -347,7 +399,11 @@ describe('McpStdioTransport', () => {
     const wire = open();
     wire.send(call('g', 'guarded'));
     const [response] = await wire.waitFor(1);
-    expect(response).toEqual({ jsonrpc: '2.0', id: 'g', error: { code: -32600, message: 'Request refused: A bearer token is required' } });
+    expect(response).toEqual({
+      jsonrpc: '2.0',
+      id: 'g',
+      error: { code: -32600, message: 'Request refused: A bearer token is required' },
+    });
   });
 
   it('runs an elicitation round trip (input_required, then the retry with the answer)', async () => {
@@ -358,9 +414,22 @@ describe('McpStdioTransport', () => {
       resultType: 'input_required',
       inputRequests: { 'elicit-1': { method: 'elicitation/create', params: { message: 'Proceed?' } } },
     });
-    wire.send(call(2, 'confirm', {}, { requestState: first.result.requestState, inputResponses: { 'elicit-1': { action: 'accept', content: { ok: true } } } }));
+    wire.send(
+      call(
+        2,
+        'confirm',
+        {},
+        {
+          requestState: first.result.requestState,
+          inputResponses: { 'elicit-1': { action: 'accept', content: { ok: true } } },
+        },
+      ),
+    );
     const [, second] = await wire.waitFor(2);
-    expect(second).toMatchObject({ id: 2, result: { resultType: 'complete', content: [{ type: 'text', text: 'confirmed' }] } });
+    expect(second).toMatchObject({
+      id: 2,
+      result: { resultType: 'complete', content: [{ type: 'text', text: 'confirmed' }] },
+    });
   });
 
   it('when the input ends, lets calls in flight finish (signal not aborted) before settling closed', async () => {
@@ -376,14 +445,21 @@ describe('McpStdioTransport', () => {
     control.gate.resolve();
     await wire.connection.closed;
     expect(control.signals[0]!.aborted).toBe(false);
-    expect(wire.messages()).toEqual([expect.objectContaining({ id: 'slow', result: expect.objectContaining({ content: [{ type: 'text', text: 'released' }] }) })]);
+    expect(wire.messages()).toEqual([
+      expect.objectContaining({
+        id: 'slow',
+        result: expect.objectContaining({ content: [{ type: 'text', text: 'released' }] }),
+      }),
+    ]);
   });
 
   it('reads a last line that has no newline when the input ends', async () => {
     const wire = open();
     wire.input.end(call(3, 'add', { a: 3, b: 3 }).trimEnd());
     await wire.connection.closed;
-    expect(wire.messages()).toEqual([expect.objectContaining({ id: 3, result: expect.objectContaining({ content: [{ type: 'text', text: '6' }] }) })]);
+    expect(wire.messages()).toEqual([
+      expect.objectContaining({ id: 3, result: expect.objectContaining({ content: [{ type: 'text', text: '6' }] }) }),
+    ]);
   });
 
   it('close() stops reading and aborts the signals of calls in flight', async () => {
@@ -396,7 +472,12 @@ describe('McpStdioTransport', () => {
     control.gate.resolve();
     await closing;
     await wire.idle();
-    expect(wire.messages()).toEqual([expect.objectContaining({ id: 'slow', result: expect.objectContaining({ content: [{ type: 'text', text: 'aborted' }] }) })]);
+    expect(wire.messages()).toEqual([
+      expect.objectContaining({
+        id: 'slow',
+        result: expect.objectContaining({ content: [{ type: 'text', text: 'aborted' }] }),
+      }),
+    ]);
   });
 
   it('survives a broken output: aborts calls in flight and settles closed', async () => {
@@ -425,7 +506,9 @@ describe('McpStdioTransport', () => {
   });
 
   it('rejects a maxLineBytes that is not a positive integer', () => {
-    expect(() => transport.listen({ input: new PassThrough(), output: new PassThrough(), maxLineBytes: 0 })).toThrow(/positive integer/);
+    expect(() => transport.listen({ input: new PassThrough(), output: new PassThrough(), maxLineBytes: 0 })).toThrow(
+      /positive integer/,
+    );
   });
 });
 

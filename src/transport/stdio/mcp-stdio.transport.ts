@@ -42,7 +42,9 @@ export class McpStdioTransport {
   listen(streams: McpStdioStreams = {}): McpStdioConnection {
     const maxLineBytes = streams.maxLineBytes ?? this.options.maxBodyBytes;
     if (!Number.isInteger(maxLineBytes) || maxLineBytes <= 0) {
-      throw new TypeError(`McpStdioTransport.listen: maxLineBytes must be a positive integer, got ${String(maxLineBytes)}`);
+      throw new TypeError(
+        `McpStdioTransport.listen: maxLineBytes must be a positive integer, got ${String(maxLineBytes)}`,
+      );
     }
     return new McpStdioConnection(this.dispatcher, {
       input: streams.input ?? process.stdin,
@@ -51,7 +53,12 @@ export class McpStdioTransport {
       logger: this.logger,
       legacy:
         this.legacy && this.sessions && this.refusal
-          ? { dispatcher: this.legacy, sessions: this.sessions, refusal: this.refusal, enabled: this.options.eras.legacy }
+          ? {
+              dispatcher: this.legacy,
+              sessions: this.sessions,
+              refusal: this.refusal,
+              enabled: this.options.eras.legacy,
+            }
           : undefined,
     }).start();
   }

@@ -25,7 +25,8 @@ describe('McpStderrLogger', () => {
     logger.fatal('a fatal');
     expect(written(stdout)).toBe('');
     const text = written(stderr);
-    for (const message of ['a log', 'a warning', 'a debug', 'a verbose', 'an error', 'a fatal']) expect(text).toContain(message);
+    for (const message of ['a log', 'a warning', 'a debug', 'a verbose', 'an error', 'a fatal'])
+      expect(text).toContain(message);
   });
 
   it('keeps stdout clean in JSON mode too', () => {

@@ -10,9 +10,12 @@ const root = await import('@mocapi/nestjs');
 const testing = await import('@mocapi/nestjs/testing');
 const oauth2 = await import('@mocapi/nestjs/oauth2');
 
-for (const name of ['McpModule', 'McpTool', 'ElicitationContext', 'McpError']) assert.equal(typeof root[name], 'function', `@mocapi/nestjs exports ${name}`);
-for (const name of ['McpTestClient', 'McpCallRound', 'McpTestError']) assert.equal(typeof testing[name], 'function', `@mocapi/nestjs/testing exports ${name}`);
-for (const name of ['McpOAuth2Module', 'McpScopes']) assert.equal(typeof oauth2[name], 'function', `@mocapi/nestjs/oauth2 exports ${name}`);
+for (const name of ['McpModule', 'McpTool', 'ElicitationContext', 'McpError'])
+  assert.equal(typeof root[name], 'function', `@mocapi/nestjs exports ${name}`);
+for (const name of ['McpTestClient', 'McpCallRound', 'McpTestError'])
+  assert.equal(typeof testing[name], 'function', `@mocapi/nestjs/testing exports ${name}`);
+for (const name of ['McpOAuth2Module', 'McpScopes'])
+  assert.equal(typeof oauth2[name], 'function', `@mocapi/nestjs/oauth2 exports ${name}`);
 
 const require = createRequire(import.meta.url);
 const packageDir = dirname(require.resolve('@mocapi/nestjs/package.json'));
@@ -23,4 +26,6 @@ for (const entry of ['@mocapi/nestjs', '@mocapi/nestjs/testing', '@mocapi/nestjs
 }
 const cjsLoaded = Object.keys(require.cache).filter((file) => file.startsWith(packageDir + sep));
 assert.deepEqual(cjsLoaded, [], 'CommonJS files of the package loaded by an ESM app');
-console.log(`import: @mocapi/nestjs, /testing and /oauth2 resolve into dist/esm; no CommonJS file of the package loaded (Node ${process.version})`);
+console.log(
+  `import: @mocapi/nestjs, /testing and /oauth2 resolve into dist/esm; no CommonJS file of the package loaded (Node ${process.version})`,
+);

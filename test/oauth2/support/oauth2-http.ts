@@ -31,7 +31,10 @@ export interface RunningServer {
 
 /** Starts the module on 127.0.0.1:`port` with the given adapter. */
 export async function startServer(module: Type, adapter: AdapterKind, port: number): Promise<RunningServer> {
-  const app = await NestFactory.create(module, adapter === 'express' ? new ExpressAdapter() : new FastifyAdapter(), { logger: false, abortOnError: false });
+  const app = await NestFactory.create(module, adapter === 'express' ? new ExpressAdapter() : new FastifyAdapter(), {
+    logger: false,
+    abortOnError: false,
+  });
   await app.listen(port, '127.0.0.1');
   const origin = `http://127.0.0.1:${port}`;
   return { app, origin, url: `${origin}/mcp`, close: () => app.close() };
@@ -52,14 +55,21 @@ export interface CallOptions {
 let nextId = 1;
 
 /** One MCP 2026-07-28 request over HTTP, with the required headers and `_meta`, and an optional bearer token. */
-export async function mcp(url: string, method: string, params: Record<string, unknown> = {}, options: CallOptions = {}): Promise<McpReply> {
+export async function mcp(
+  url: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  options: CallOptions = {},
+): Promise<McpReply> {
   const name = (params['name'] ?? params['uri']) as string | undefined;
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
     'mcp-protocol-version': PROTOCOL,
     'mcp-method': method,
-    ...(name !== undefined && ['tools/call', 'prompts/get', 'resources/read'].includes(method) ? { 'mcp-name': name } : {}),
+    ...(name !== undefined && ['tools/call', 'prompts/get', 'resources/read'].includes(method)
+      ? { 'mcp-name': name }
+      : {}),
     ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
     ...options.headers,
   };

@@ -1,6 +1,13 @@
 import { Injectable, Module, type DynamicModule, type Type } from '@nestjs/common';
 import { IsString } from 'class-validator';
-import { ElicitationContext, McpModule, McpPrincipalSource, McpPrompt, McpTool, type McpExchange } from '../../../src/index.js';
+import {
+  ElicitationContext,
+  McpModule,
+  McpPrincipalSource,
+  McpPrompt,
+  McpTool,
+  type McpExchange,
+} from '../../../src/index.js';
 import { McpOAuth2Module, McpScopes, type McpOAuth2Options } from '../../../src/oauth2/index.js';
 
 export class PlaceOrderDto {
@@ -23,7 +30,10 @@ export class OrderTools {
 
   @McpTool({ name: 'whoami', description: 'Says who is calling and with which scopes' })
   whoami(_input: unknown, exchange: McpExchange): object {
-    const user = exchange.transport.kind === 'http' ? (exchange.transport.request as { user?: { sub: string; scopes: string[] } }).user : undefined;
+    const user =
+      exchange.transport.kind === 'http'
+        ? (exchange.transport.request as { user?: { sub: string; scopes: string[] } }).user
+        : undefined;
     return { sub: user?.sub ?? null, scopes: user?.scopes ?? [] };
   }
 

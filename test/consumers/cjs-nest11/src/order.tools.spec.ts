@@ -32,7 +32,9 @@ describe('an eliciting tool through @mocapi/nestjs/testing (CommonJS, NestJS 11,
   });
 
   it('drives a declined flow with callToolAnswering', async () => {
-    const { result, rounds } = await mcp.callToolAnswering('placeOrder', { item: 'tea', quantity: 1 }, () => ({ action: 'decline' }));
+    const { result, rounds } = await mcp.callToolAnswering('placeOrder', { item: 'tea', quantity: 1 }, () => ({
+      action: 'decline',
+    }));
     expect(rounds).toHaveLength(2);
     expect(result.content).toEqual([{ type: 'text', text: 'Order cancelled' }]);
   });

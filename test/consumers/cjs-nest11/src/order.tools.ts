@@ -15,7 +15,9 @@ export class OrderTools {
 
   @McpTool({ description: 'Places an order once the user confirms it' })
   async placeOrder(input: PlaceOrderDto) {
-    const answer = await this.elicitation.elicit(`Order ${input.quantity} x ${input.item}?`, (s) => s.boolean('confirm'));
+    const answer = await this.elicitation.elicit(`Order ${input.quantity} x ${input.item}?`, (s) =>
+      s.boolean('confirm'),
+    );
     if (answer.action !== 'accept' || !answer.content.confirm) return 'Order cancelled';
     this.placed.push({ item: input.item, quantity: input.quantity });
     return { orderId: `order-${this.placed.length}`, item: input.item, quantity: input.quantity };

@@ -8,7 +8,11 @@ describe('@mocapi/nestjs/oauth2 (CommonJS, NestJS 11, Jest 29 + ts-jest compilin
     const mcp = await McpTestClient.start({
       imports: [
         McpModule.forRoot({ name: 'orders', version: '1.0.0' }),
-        McpOAuth2Module.forRoot({ issuer: 'http://127.0.0.1:9', jwksUri: 'http://127.0.0.1:9/jwks', audience: 'http://127.0.0.1/mcp' }),
+        McpOAuth2Module.forRoot({
+          issuer: 'http://127.0.0.1:9',
+          jwksUri: 'http://127.0.0.1:9/jwks',
+          audience: 'http://127.0.0.1/mcp',
+        }),
       ],
       providers: [OrderTools],
     });
