@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { McpDispatcher } from '../dispatch/mcp.dispatcher.js';
 import type { McpInbound } from '../dispatch/mcp-inbound.js';
@@ -12,6 +13,12 @@ import { LegacyInputError } from './legacy-input.error.js';
 /** Revisions before this one know no elicitation `mode` (form was the only kind). */
 const FIRST_VERSION_WITH_ELICITATION_MODES = '2025-11-25';
 
+/**
+ * Ids of pushed requests: a random prefix per process and a counter, so two nodes never hand out
+ * the same id — an answer that reaches the wrong node finds nothing waiting (400) instead of
+ * settling another call's question.
+ */
+const PUSH_ID_PREFIX = `mocapi-${randomBytes(6).toString('base64url')}-`;
 let pushCounter = 0;
 
 /**
@@ -83,7 +90,7 @@ export class InputPushShim {
     channel: LegacyChannel,
     signal: AbortSignal,
   ): Promise<Record<string, unknown>> {
-    const id = `mocapi-${++pushCounter}`;
+    const id = `${PUSH_ID_PREFIX}${++pushCounter}`;
     const { pending } = session.state;
     const timeoutMs = this.options.legacy.inputRoundTimeoutMs;
     return new Promise<Record<string, unknown>>((resolve, reject) => {

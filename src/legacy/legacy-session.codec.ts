@@ -13,6 +13,8 @@ import type { LegacySessionClaims } from './legacy-session.js';
 const SESSION_PURPOSE = 'legacy-session';
 /** Session ids travel in a header: a generous bound that still refuses junk before decrypting. */
 const MAX_SESSION_ID_CHARS = 16_384;
+/** Recently opened ids kept decrypted: a session sends the same id with every request. */
+const OPENED_CACHE_SIZE = 1024;
 
 /** The sealed form, with short keys: it rides on every request of the session. */
 interface SealedClaims {
@@ -30,6 +32,8 @@ interface SealedClaims {
  */
 @Injectable()
 export class LegacySessionCodec {
+  private readonly opened = new Map<string, LegacySessionClaims>();
+
   constructor(
     private readonly sealer: AesGcmTokenSealer,
     private readonly clock: McpClock,
@@ -56,6 +60,17 @@ export class LegacySessionCodec {
 
   /** The claims of a genuine, unexpired session id; undefined for anything else (the client re-initializes). */
   open(token: string): LegacySessionClaims | undefined {
+    const cached = this.opened.get(token);
+    if (cached) return this.clock.now() > cached.issuedAt + this.options.legacy.sessionTtlMs ? undefined : cached;
+    const claims = this.decrypt(token);
+    if (claims) {
+      if (this.opened.size >= OPENED_CACHE_SIZE) this.opened.delete(this.opened.keys().next().value!);
+      this.opened.set(token, claims);
+    }
+    return claims;
+  }
+
+  private decrypt(token: string): LegacySessionClaims | undefined {
     let sealed: unknown;
     try {
       sealed = JSON.parse(this.sealer.open(token, SESSION_PURPOSE, MAX_SESSION_ID_CHARS).toString('utf8'));

@@ -1,5 +1,6 @@
 import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { LoggingLevel } from '../protocol/wire-types.js';
+import type { CallCancellation } from './call-cancellation.js';
 
 /** Where a session's unsolicited notifications go: an HTTP GET stream, or the stdio connection. */
 export interface LegacyStream {
@@ -27,7 +28,7 @@ export class LegacySessionState {
   /** By the id of the server-to-client request. */
   readonly pending = new Map<string, PendingPush>();
   /** By the JSON of the client's request id, for `notifications/cancelled`. */
-  readonly calls = new Map<string, AbortController>();
+  readonly calls = new Map<string, CallCancellation>();
 
   constructor(readonly id: string) {}
 
@@ -47,7 +48,7 @@ export class LegacySessionState {
   end(reason: string): void {
     for (const stream of [...this.streams]) stream.close();
     this.streams.clear();
-    for (const call of this.calls.values()) call.abort(new Error(reason));
+    for (const call of this.calls.values()) call.cancel(new Error(reason));
     this.calls.clear();
     for (const push of this.pending.values()) push.reject(new Error(reason));
     this.pending.clear();

@@ -23,6 +23,7 @@ import type { ClientCapabilities, Implementation, ServerCapabilities } from '../
 import { InputPushShim } from './input-push.shim.js';
 import type { LegacyChannel, LegacySession } from './legacy-channel.js';
 import { LegacyInputError } from './legacy-input.error.js';
+import { CallCancellation } from './call-cancellation.js';
 import { toLegacyResult } from './legacy-result.js';
 import type { LegacySessionClaims } from './legacy-session.js';
 
@@ -125,14 +126,14 @@ export class LegacyDispatcher {
   ): Promise<JsonRpcResponse | undefined> {
     const { id } = request;
     const key = JSON.stringify(id);
-    const cancel = new AbortController();
+    const cancel = new CallCancellation();
     session.state.calls.set(key, cancel);
-    const signal = AbortSignal.any([channel.signal, cancel.signal]);
+    const signal = () => cancel.signal(() => channel.signal);
     try {
       const result = await this.answer(request, session, channel, signal);
-      return cancel.signal.aborted ? undefined : { jsonrpc: '2.0', id, result };
+      return cancel.cancelled ? undefined : { jsonrpc: '2.0', id, result };
     } catch (error) {
-      if (cancel.signal.aborted) return undefined;
+      if (cancel.cancelled) return undefined;
       return this.failure(request, error);
     } finally {
       if (session.state.calls.get(key) === cancel) session.state.calls.delete(key);
@@ -142,7 +143,7 @@ export class LegacyDispatcher {
   /** `notifications/cancelled` aborts the named call; every other notification needs nothing. */
   notification(method: string, params: unknown, session: LegacySession): void {
     if (method !== 'notifications/cancelled' || !isJsonObject(params) || !isJsonRpcId(params['requestId'])) return;
-    session.state.calls.get(JSON.stringify(params['requestId']))?.abort(new Error('Cancelled by the client'));
+    session.state.calls.get(JSON.stringify(params['requestId']))?.cancel(new Error('Cancelled by the client'));
   }
 
   /** Hands a client's response to the pushed request it answers; false when none is waiting for it. */
@@ -174,7 +175,7 @@ export class LegacyDispatcher {
     request: LegacyRequest,
     session: LegacySession,
     channel: LegacyChannel,
-    signal: AbortSignal,
+    signal: () => AbortSignal,
   ): Promise<Record<string, unknown>> {
     const { method, params } = request;
     const problem = jsonBoundsProblem(params, this.options.maxJsonDepth);
@@ -203,7 +204,13 @@ export class LegacyDispatcher {
       }
     }
     if (MODERN_ONLY.has(method) || !this.dispatcher.hasMethod(method)) throw McpError.methodNotFound(method);
-    const inbound: McpInbound = { transport: channel.transport, signal, notify: (n) => channel.notify(n) };
+    const inbound: McpInbound = {
+      transport: channel.transport,
+      get signal() {
+        return signal();
+      },
+      notify: (n) => channel.notify(n),
+    };
     const exchangeFor = (callParams: Readonly<Record<string, unknown>>) =>
       legacyExchange(request, callParams, session, inbound);
     const result = MRTR_METHODS.has(method)
@@ -256,7 +263,9 @@ function legacyExchange(
     logLevel: state.logLevel ?? 'debug',
     progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
     transport: inbound.transport,
-    signal: inbound.signal,
+    get signal() {
+      return inbound.signal;
+    },
     notify: inbound.notify,
   });
 }

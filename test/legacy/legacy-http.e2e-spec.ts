@@ -140,6 +140,8 @@ describe.each(ADAPTERS)('the 2025-era leg over Streamable HTTP, on %s', (adapter
       const stream = await wire.stream('tools/call', { name: 'ask_name', arguments: {} }, 'call-1');
       expect(stream.response.headers['content-type']).toBe('text/event-stream');
       const pushed = await stream.waitFor((m) => m.method === 'elicitation/create');
+      // A random per-process prefix: another node's pushed ids never collide with these.
+      expect(pushed.id).toMatch(/^mocapi-[A-Za-z0-9_-]{8}-\d+$/);
       expect(pushed.params).toMatchObject({
         mode: 'form',
         message: 'Your name?',
