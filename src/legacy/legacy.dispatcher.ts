@@ -270,6 +270,9 @@ function legacyExchange(
   });
 }
 
+/** The signal of an exchange that is only read for its transport. */
+const NEVER_ABORTED = new AbortController().signal;
+
 /** Enough of an exchange for a principal source, which reads the transport. */
 function bareExchange(transport: McpTransportInfo): McpExchange {
   return Object.freeze({
@@ -279,7 +282,7 @@ function bareExchange(transport: McpTransportInfo): McpExchange {
     protocolVersion: '',
     clientCapabilities: {},
     transport,
-    signal: new AbortController().signal,
+    signal: NEVER_ABORTED,
     notify: () => undefined,
   });
 }
