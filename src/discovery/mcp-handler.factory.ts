@@ -1,6 +1,6 @@
 import { Injectable, type InjectionToken } from '@nestjs/common';
 import { EXCEPTION_FILTERS_METADATA, INTERCEPTORS_METADATA } from '@nestjs/common/constants.js';
-import { ApplicationConfig, ContextIdFactory, ExternalContextCreator, ModuleRef } from '@nestjs/core';
+import { ApplicationConfig, type ContextId, ContextIdFactory, ExternalContextCreator, ModuleRef } from '@nestjs/core';
 import { ROUTE_ARGS_METADATA } from '../decorators/mcp-metadata.constants.js';
 import { INPUT_REQUIRED_FILTER } from '../mrtr/input-required.filter.js';
 import { INPUT_REQUIRED_INTERCEPTOR } from '../mrtr/input-required.interceptor.js';
@@ -50,18 +50,29 @@ export class McpHandlerFactory {
         invoke: (input, exchange) => this.invokeInContext(contextual, callback, methodName, input, exchange),
       };
     }
-    const run = this.externalContextCreator.create(
+    const run = this.pipeline(instance, callback, methodName);
+    return { ...handler, invoke: (input, exchange) => run(input, exchange) };
+  }
+
+  /** Nest's enhancer pipeline around `callback`, for one instance (and, for a contextual one, its context). */
+  private pipeline(
+    instance: object,
+    callback: (...args: unknown[]) => unknown,
+    methodName: string,
+    contextId?: ContextId,
+    inquirerId?: string,
+  ): (input: unknown, exchange: McpExchange) => Promise<unknown> {
+    return this.externalContextCreator.create(
       instance,
       callback,
       methodName,
       ROUTE_ARGS_METADATA,
       this.paramsFactory,
-      undefined,
-      undefined,
+      contextId,
+      inquirerId,
       ENHANCERS,
       MCP_CONTEXT_TYPE,
     );
-    return { ...handler, invoke: (input, exchange) => run(input, exchange) };
   }
 
   private async invokeInContext(
@@ -79,18 +90,7 @@ export class McpHandlerFactory {
     const contextId = ContextIdFactory.getByRequest(request);
     this.moduleRef.registerRequestByContextId(request, contextId);
     const instance = await this.moduleRef.resolve<unknown, object>(provider.token, contextId, { strict: false });
-    const run = this.externalContextCreator.create(
-      instance,
-      callback,
-      methodName,
-      ROUTE_ARGS_METADATA,
-      this.paramsFactory,
-      contextId,
-      provider.id,
-      ENHANCERS,
-      MCP_CONTEXT_TYPE,
-    );
-    return run(input, exchange);
+    return this.pipeline(instance, callback, methodName, contextId, provider.id)(input, exchange);
   }
 
   /**
