@@ -12,9 +12,11 @@ export {
 export type { McpProtocolEra } from './legacy/protocol-era.js';
 export {
   INTEGRATION_ACCESS_POLICY,
+  INTEGRATION_AUDIT_SINK,
   INTEGRATION_FLOW_STORE,
   INTEGRATION_HTTP_AUTHENTICATOR,
   INTEGRATION_PRINCIPAL_SOURCE,
+  INTEGRATION_REQUEST_OBSERVER,
 } from './mcp.tokens.js';
 
 export { McpTool, type McpToolOptions } from './decorators/mcp-tool.decorator.js';
@@ -63,6 +65,11 @@ export { RequestStateCodec } from './mrtr/request-state.codec.js';
 export { AesGcmRequestStateCodec } from './mrtr/aes-gcm-request-state.codec.js';
 export * from './mrtr/exceptions/index.js';
 export { InputRequiredInterceptor } from './mrtr/input-required.interceptor.js';
+
+export { McpAuditSink } from './telemetry/mcp-audit.sink.js';
+export type { McpAuditEvent } from './telemetry/mcp-audit-event.js';
+export type { McpRequestObserver } from './telemetry/mcp-request-observer.js';
+export type { McpRequestOutcome, McpRequestTrace } from './telemetry/mcp-request-trace.js';
 
 export { McpHttpAuthenticator } from './transport/http/mcp-http-authenticator.js';
 export {

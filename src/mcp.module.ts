@@ -27,7 +27,14 @@ import { McpToolFactory } from './discovery/mcp-tool.factory.js';
 import { McpToolRegistry } from './discovery/mcp-tool.registry.js';
 import { MCP_MODULE_OPTIONS, MCP_OPTIONS, McpConfigurableModule } from './mcp.module-definition.js';
 import { type McpModuleOptions, type ResolvedMcpOptions, resolveMcpOptions } from './mcp.options.js';
-import { INTEGRATION_ACCESS_POLICY, INTEGRATION_FLOW_STORE, INTEGRATION_PRINCIPAL_SOURCE } from './mcp.tokens.js';
+import {
+  INTEGRATION_ACCESS_POLICY,
+  INTEGRATION_AUDIT_SINK,
+  INTEGRATION_FLOW_STORE,
+  INTEGRATION_PRINCIPAL_SOURCE,
+} from './mcp.tokens.js';
+import { LoggerAuditSink, McpAuditSink } from './telemetry/mcp-audit.sink.js';
+import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { McpFlowStore } from './mrtr/mcp-flow.store.js';
 import { InMemoryFlowStore } from './mrtr/in-memory-flow.store.js';
 import { ExactlyOnceCompletion } from './dispatch/exactly-once.completion.js';
@@ -89,6 +96,16 @@ const seams: Provider[] = [
     inject: [MCP_OPTIONS, ModuleRef, McpClock, { token: INTEGRATION_FLOW_STORE, optional: true }],
   },
   {
+    // Same precedence again: the application's > an integration's > a debug log line.
+    provide: McpAuditSink,
+    useFactory: async (options: ResolvedMcpOptions, moduleRef: ModuleRef, integration?: McpAuditSink) => {
+      const own = options.auditSink;
+      if (own) return typeof own === 'function' ? moduleRef.create(own) : own;
+      return integration ?? new LoggerAuditSink();
+    },
+    inject: [MCP_OPTIONS, ModuleRef, { token: INTEGRATION_AUDIT_SINK, optional: true }],
+  },
+  {
     provide: McpAccessPolicy,
     useFactory: (integration?: McpAccessPolicy) => integration ?? new AllowAllAccessPolicy(),
     inject: [{ token: INTEGRATION_ACCESS_POLICY, optional: true }],
@@ -122,6 +139,7 @@ const methodGroups: Provider[] = [
     ListPager,
     MrtrEngine,
     MrtrCallRunner,
+    McpTelemetry,
     ExactlyOnceCompletion,
     ElicitationContext,
     McpProgressReporter,
@@ -162,6 +180,7 @@ const methodGroups: Provider[] = [
     RequestStateCodec,
     McpClock,
     McpFlowStore,
+    McpAuditSink,
   ],
 })
 export class McpModule extends McpConfigurableModule {}

@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { McpPrincipalSource } from './mrtr/mcp-principal.source.js';
 import type { McpFlowStore } from './mrtr/mcp-flow.store.js';
+import type { McpAuditSink } from './telemetry/mcp-audit.sink.js';
 import type { CacheScope } from './protocol/wire-types.js';
 import type { McpProtocolEra } from './legacy/protocol-era.js';
 import type { ChangedQuestionPolicy } from './mrtr/replay-session.js';
@@ -125,6 +126,11 @@ export interface McpModuleOptions {
    * and over the in-memory default.
    */
   flowStore?: Type<McpFlowStore> | McpFlowStore;
+  /**
+   * The application's own audit sink (one event per finished request): it wins over an integration
+   * module's and over the default, which logs each event at debug level.
+   */
+  auditSink?: Type<McpAuditSink> | McpAuditSink;
 }
 
 /** Options after defaults were applied and validation passed. */
@@ -147,6 +153,7 @@ export interface ResolvedMcpOptions {
   readonly legacy: Readonly<Required<McpLegacyOptions>>;
   readonly principalSource?: Type<McpPrincipalSource> | McpPrincipalSource;
   readonly flowStore?: Type<McpFlowStore> | McpFlowStore;
+  readonly auditSink?: Type<McpAuditSink> | McpAuditSink;
 }
 
 /** Thrown at startup when options are wrong; the message says what to set. */
@@ -238,5 +245,6 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
     },
     principalSource: o.principalSource,
     flowStore: o.flowStore,
+    auditSink: o.auditSink,
   };
 }

@@ -31,3 +31,17 @@ export const INTEGRATION_HTTP_AUTHENTICATOR = Symbol.for('mocapi:integration-htt
  * @publicApi
  */
 export const INTEGRATION_FLOW_STORE = Symbol.for('mocapi:integration-flow-store');
+/**
+ * Integration slot for an `McpRequestObserver` that watches every MCP request (e.g.
+ * `McpOpenTelemetryModule`'s spans and metrics). It runs in addition to the audit sink.
+ *
+ * @publicApi
+ */
+export const INTEGRATION_REQUEST_OBSERVER = Symbol.for('mocapi:integration-request-observer');
+/**
+ * Integration slot for the `McpAuditSink` that receives one event per finished request. An
+ * application's own `auditSink` option wins; with neither, events are logged at debug level.
+ *
+ * @publicApi
+ */
+export const INTEGRATION_AUDIT_SINK = Symbol.for('mocapi:integration-audit-sink');

@@ -9,7 +9,12 @@ import { fileURLToPath } from 'node:url';
  * source, values at run time.
  */
 const SRC = fileURLToPath(new URL('.', import.meta.url));
-const ENTRIES: Record<string, string> = { root: 'index.ts', oauth2: 'oauth2/index.ts', testing: 'testing/index.ts' };
+const ENTRIES: Record<string, string> = {
+  root: 'index.ts',
+  oauth2: 'oauth2/index.ts',
+  opentelemetry: 'opentelemetry/index.ts',
+  testing: 'testing/index.ts',
+};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -24,7 +29,7 @@ function taggedSymbols(): Array<{ name: string; entry: string; file: string }> {
   const found: Array<{ name: string; entry: string; file: string }> = [];
   for (const file of sourceFiles(SRC)) {
     const rel = relative(SRC, file);
-    const entry = rel.startsWith('oauth2/') ? 'oauth2' : rel.startsWith('testing/') ? 'testing' : 'root';
+    const entry = Object.keys(ENTRIES).find((name) => rel.startsWith(`${name}/`)) ?? 'root';
     const text = readFileSync(file, 'utf8');
     const tagged =
       /@publicApi\s*\n\s*\*\/\s*\n(?:@\w+\([^)]*\)\s*\n)*export\s+(?:declare\s+)?(?:abstract\s+)?(?:class|interface|type|const|function|enum)\s+(\w+)/g;

@@ -12,6 +12,8 @@ import { isJsonObject } from '../protocol/is-json-object.js';
 import { jsonBoundsProblem } from '../protocol/json-bounds.js';
 import { MCP_OPTIONS } from '../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../mcp.options.js';
+import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
+import { type McpRequestTrace, outcomeOfResponse, startTrace } from '../telemetry/mcp-request-trace.js';
 
 /** A response and the HTTP status it travels with (stdio ignores the status). */
 export interface DispatchOutcome {
@@ -38,6 +40,7 @@ export class McpDispatcher {
     discover: DiscoverMethods,
     @Inject(MCP_METHOD_GROUPS) groups: McpMethodGroup[],
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly telemetry: McpTelemetry,
   ) {
     for (const group of [discover, ...groups]) {
       for (const [method, handler] of Object.entries(group.methods)) this.methods.set(method, { group, handler });
@@ -62,12 +65,30 @@ export class McpDispatcher {
     if (typeof method !== 'string') return failure(id, McpError.invalidRequest('The request has no method'));
     const params = message['params'] ?? {};
     if (!isJsonObject(params)) return failure(id, McpError.invalidRequest('params must be an object'));
+    const trace = startTrace('modern', inbound.transport, id, method, params);
+    // The trace rides on the inbound (see McpRequestTrace); Object.create keeps the transport's lazy getters lazy.
+    const traced = Object.create(inbound, { trace: { value: trace } }) as McpInbound;
+    return this.telemetry.observe(
+      trace,
+      () => this.answer(id, method, params, traced, trace),
+      (outcome) => outcomeOfResponse(outcome.response, outcome.status),
+    );
+  }
+
+  private async answer(
+    id: JsonRpcId,
+    method: string,
+    params: Record<string, unknown>,
+    inbound: McpInbound,
+    trace: McpRequestTrace,
+  ): Promise<DispatchOutcome> {
     const problem = jsonBoundsProblem(params, this.options.maxJsonDepth);
     if (problem) return failure(id, McpError.invalidParams(`params ${problem}`, undefined, 400));
-
     try {
       const exchange = this.hasMethod(method) ? createExchange(id, method, params, inbound) : undefined;
       if (!exchange) throw McpError.methodNotFound(method);
+      trace.exchange = exchange;
+      trace.protocolVersion = exchange.protocolVersion;
       const result = await this.call(exchange, inbound);
       return { status: 200, response: { jsonrpc: '2.0', id, result } };
     } catch (error) {

@@ -3,6 +3,7 @@ import { McpPrincipalSource } from '../mrtr/mcp-principal.source.js';
 import { type McpCallOutcome, MrtrEngine } from '../mrtr/mrtr.engine.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
+import type { McpRequestTrace } from '../telemetry/mcp-request-trace.js';
 
 /**
  * Runs the handler of a tools/call, prompts/get or resources/read: opens its replay session
@@ -18,18 +19,25 @@ export class MrtrCallRunner {
     private readonly principals: McpPrincipalSource,
   ) {}
 
-  /** Verifies the retry state and binds the call; throws -32602 for a bad requestState. */
-  begin(exchange: McpExchange, target: string, args: unknown): ReplaySession {
+  /**
+   * Verifies the retry state and binds the call; throws -32602 for a bad requestState. The trace
+   * learns the principal first (a refused requestState is audited with it), then the session.
+   */
+  begin(exchange: McpExchange, target: string, args: unknown, trace?: McpRequestTrace): ReplaySession {
     const { params } = exchange;
-    return this.mrtr.begin({
+    const principal = this.principals.resolve(exchange);
+    if (trace) trace.principal = principal;
+    const session = this.mrtr.begin({
       method: exchange.method,
       target,
       arguments: args,
       requestState: params['requestState'],
       inputResponses: params['inputResponses'],
       clientCapabilities: exchange.clientCapabilities,
-      principal: this.principals.resolve(exchange),
+      principal,
     });
+    if (trace) trace.replay = session;
+    return session;
   }
 
   /**

@@ -9,6 +9,7 @@ import type { McpExchange } from '../protocol/mcp-exchange.js';
 import type { InputRequest } from '../protocol/wire-types.js';
 import type { LegacyChannel, LegacySession } from './legacy-channel.js';
 import { LegacyInputError } from './legacy-input.error.js';
+import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 
 /** Revisions before this one know no elicitation `mode` (form was the only kind). */
 const FIRST_VERSION_WITH_ELICITATION_MODES = '2025-11-25';
@@ -33,6 +34,7 @@ export class InputPushShim {
   constructor(
     private readonly dispatcher: McpDispatcher,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly telemetry: McpTelemetry,
   ) {}
 
   /** `exchangeFor` builds the call's exchange for a set of params (the first round's, then each retry's). */
@@ -62,6 +64,8 @@ export class InputPushShim {
       const requests = isJsonObject(result['inputRequests'])
         ? (result['inputRequests'] as Record<string, InputRequest>)
         : {};
+      for (const [key, request] of Object.entries(requests))
+        this.telemetry.inputRequestPushed(inbound.trace, key, request);
       const inputResponses = await this.askAll(requests, session, channel, exchange.signal);
       exchange = exchangeFor({ ...params, inputResponses, requestState: result['requestState'] });
     }

@@ -26,6 +26,8 @@ import { LegacyInputError } from './legacy-input.error.js';
 import { CallCancellation } from './call-cancellation.js';
 import { toLegacyResult } from './legacy-result.js';
 import type { LegacySessionClaims } from './legacy-session.js';
+import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
+import { type McpRequestTrace, outcomeOfResponse, startTrace } from '../telemetry/mcp-request-trace.js';
 
 /** Methods of 2026-07-28 alone: a 2025-era client has no business calling them. */
 const MODERN_ONLY: ReadonlySet<string> = new Set([McpMethod.Discover, McpMethod.SubscriptionsListen]);
@@ -69,6 +71,7 @@ export class LegacyDispatcher {
     private readonly resources: McpResourceRegistry,
     private readonly shim: InputPushShim,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly telemetry: McpTelemetry,
   ) {}
 
   /** The capabilities `initialize` announces: what is registered, plus logging (setLevel is served). */
@@ -78,6 +81,24 @@ export class LegacyDispatcher {
 
   /** Negotiates `initialize`; the transport seals the returned claims into its session id. */
   initialize(
+    request: LegacyRequest,
+    transport: McpTransportInfo,
+  ): { result: Record<string, unknown>; claims: Omit<LegacySessionClaims, 'id' | 'issuedAt'> } {
+    const trace = startTrace('legacy', transport, request.id, request.method, request.params);
+    try {
+      const answer = this.negotiate(request, transport);
+      trace.protocolVersion = answer.result['protocolVersion'] as string;
+      trace.principal = answer.claims.principal;
+      this.telemetry.recordSettled(trace, { kind: 'complete' });
+      return answer;
+    } catch (error) {
+      const code = error instanceof McpError ? error.code : McpErrorCode.InternalError;
+      this.telemetry.recordSettled(trace, { kind: 'protocol_error', code });
+      throw error;
+    }
+  }
+
+  private negotiate(
     request: LegacyRequest,
     transport: McpTransportInfo,
   ): { result: Record<string, unknown>; claims: Omit<LegacySessionClaims, 'id' | 'issuedAt'> } {
@@ -124,16 +145,39 @@ export class LegacyDispatcher {
     session: LegacySession,
     channel: LegacyChannel,
   ): Promise<JsonRpcResponse | undefined> {
+    const trace = startTrace('legacy', channel.transport, request.id, request.method, request.params);
+    trace.protocolVersion = session.claims.protocolVersion;
+    trace.sessionId = session.claims.id;
+    trace.principal = session.claims.principal;
+    let status: number | undefined;
+    return this.telemetry.observe(
+      trace,
+      () =>
+        this.respond(request, session, channel, trace, (error) => {
+          if (error instanceof McpError) status = error.httpStatus;
+        }),
+      (response) => outcomeOfResponse(response, status),
+    );
+  }
+
+  private async respond(
+    request: LegacyRequest,
+    session: LegacySession,
+    channel: LegacyChannel,
+    trace: McpRequestTrace,
+    failed: (error: unknown) => void,
+  ): Promise<JsonRpcResponse | undefined> {
     const { id } = request;
     const key = JSON.stringify(id);
     const cancel = new CallCancellation();
     session.state.calls.set(key, cancel);
     const signal = () => cancel.signal(() => channel.signal);
     try {
-      const result = await this.answer(request, session, channel, signal);
+      const result = await this.answer(request, session, channel, signal, trace);
       return cancel.cancelled ? undefined : { jsonrpc: '2.0', id, result };
     } catch (error) {
       if (cancel.cancelled) return undefined;
+      failed(error);
       return this.failure(request, error);
     } finally {
       if (session.state.calls.get(key) === cancel) session.state.calls.delete(key);
@@ -176,6 +220,7 @@ export class LegacyDispatcher {
     session: LegacySession,
     channel: LegacyChannel,
     signal: () => AbortSignal,
+    trace: McpRequestTrace,
   ): Promise<Record<string, unknown>> {
     const { method, params } = request;
     const problem = jsonBoundsProblem(params, this.options.maxJsonDepth);
@@ -210,6 +255,7 @@ export class LegacyDispatcher {
         return signal();
       },
       notify: (n) => channel.notify(n),
+      trace,
     };
     const exchangeFor = (callParams: Readonly<Record<string, unknown>>) =>
       legacyExchange(request, callParams, session, inbound);

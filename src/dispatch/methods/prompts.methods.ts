@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { McpPromptRegistry } from '../../discovery/mcp-prompt.registry.js';
 import { McpError } from '../../protocol/mcp.error.js';
+import type { McpRequestTrace } from '../../telemetry/mcp-request-trace.js';
 import type { McpExchange } from '../../protocol/mcp-exchange.js';
 import { McpMethod } from '../../protocol/mcp-methods.js';
 import type { ServerCapabilities } from '../../protocol/wire-types.js';
@@ -30,14 +31,14 @@ export class PromptsMethods implements McpMethodGroup {
 
   readonly methods: Record<string, MethodHandler> = {
     [McpMethod.PromptsList]: (exchange) => this.list(exchange),
-    [McpMethod.PromptsGet]: (exchange) => this.get(exchange),
+    [McpMethod.PromptsGet]: (exchange, inbound) => this.get(exchange, inbound.trace),
   };
 
   private list(exchange: McpExchange): Record<string, unknown> {
     return this.lists.page(exchange, 'prompts', 'prompt', this.prompts);
   }
 
-  private async get(exchange: McpExchange): Promise<Record<string, unknown>> {
+  private async get(exchange: McpExchange, trace?: McpRequestTrace): Promise<Record<string, unknown>> {
     const { params } = exchange;
     const name = params['name'];
     if (typeof name !== 'string') throw McpError.invalidParams('params.name must be a string');
@@ -53,7 +54,7 @@ export class PromptsMethods implements McpMethodGroup {
     ) {
       throw McpError.invalidParams('params.arguments must be an object of strings');
     }
-    const session = this.calls.begin(exchange, name, args);
+    const session = this.calls.begin(exchange, name, args, trace);
     let input: unknown = args;
     if (prompt.validate) {
       const validation = prompt.validate(args);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { McpResourceRegistry } from '../../discovery/mcp-resource.registry.js';
 import { McpError } from '../../protocol/mcp.error.js';
+import type { McpRequestTrace } from '../../telemetry/mcp-request-trace.js';
 import type { McpExchange } from '../../protocol/mcp-exchange.js';
 import { McpMethod } from '../../protocol/mcp-methods.js';
 import type { ServerCapabilities } from '../../protocol/wire-types.js';
@@ -33,10 +34,10 @@ export class ResourcesMethods implements McpMethodGroup {
       this.lists.page(exchange, 'resources', 'resource', this.registry.resources),
     [McpMethod.ResourcesTemplatesList]: (exchange) =>
       this.lists.page(exchange, 'resourceTemplates', 'resource', this.registry.templates),
-    [McpMethod.ResourcesRead]: (exchange) => this.read(exchange),
+    [McpMethod.ResourcesRead]: (exchange, inbound) => this.read(exchange, inbound.trace),
   };
 
-  private async read(exchange: McpExchange): Promise<Record<string, unknown>> {
+  private async read(exchange: McpExchange, trace?: McpRequestTrace): Promise<Record<string, unknown>> {
     const { params } = exchange;
     const uri = params['uri'];
     if (typeof uri !== 'string') throw McpError.invalidParams('params.uri must be a string');
@@ -44,7 +45,7 @@ export class ResourcesMethods implements McpMethodGroup {
     if (!resolved) throw McpError.invalidParams(`Resource not found: ${uri}`, { uri });
     const { entry, variables } = resolved;
     this.lists.assertAllowed(exchange, 'resource', entry);
-    const session = this.calls.begin(exchange, uri, {});
+    const session = this.calls.begin(exchange, uri, {}, trace);
     const outcome = await this.calls.invoke(session, exchange, () =>
       entry.handler.invoke({ ...variables, uri }, exchange),
     );

@@ -108,7 +108,7 @@ export class ToolsMethods implements McpMethodGroup {
     if (!isJsonObject(args)) throw McpError.invalidParams('params.arguments must be an object');
     if (tool.headerParams.length > 0) inbound.verifyToolHeaders?.(tool.headerParams, args);
 
-    const session = this.calls.begin(exchange, name, args);
+    const session = this.calls.begin(exchange, name, args, inbound.trace);
     let input: unknown = args;
     if (tool.validate) {
       const validation = this.validated(tool, args);

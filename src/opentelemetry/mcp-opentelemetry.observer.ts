@@ -1,0 +1,149 @@
+import {
+  type Attributes,
+  context,
+  type Histogram,
+  metrics,
+  propagation,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type TextMapGetter,
+  trace,
+  type Tracer,
+} from '@opentelemetry/api';
+import { performance } from 'node:perf_hooks';
+import type { McpRequestObserver } from '../telemetry/mcp-request-observer.js';
+import type { McpRequestOutcome, McpRequestTrace } from '../telemetry/mcp-request-trace.js';
+import type { InputRequest } from '../protocol/wire-types.js';
+
+const SCOPE = '@mocapi/nestjs';
+
+/** Reads W3C trace context (`traceparent`, `tracestate`) from a request's `params._meta`. */
+const META_GETTER: TextMapGetter<Record<string, unknown>> = {
+  keys: (carrier) => Object.keys(carrier),
+  get: (carrier, key) => {
+    const value = carrier[key];
+    return typeof value === 'string' ? value : undefined;
+  },
+};
+
+/** Buckets of the MCP semantic conventions for `mcp.server.operation.duration` (seconds). */
+const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
+
+/**
+ * Spans and metrics of the OpenTelemetry MCP semantic conventions, through `@opentelemetry/api`
+ * only: one SERVER span per request, active while the handler runs (the handler's own spans nest
+ * under it), its parent taken from `params._meta.traceparent` / `tracestate`, and the
+ * `mcp.server.operation.duration` histogram. Without a registered SDK the API's no-op tracer answers
+ * and no attribute is built.
+ *
+ * Attributes beyond the conventions: `mcp.outcome` (`complete`, `input_required`, `tool_error`,
+ * `protocol_error`, `rejected_request_state`, `rate_limited`, `cancelled`), `mcp.input_requests`
+ * (questions of an `input_required` round, or 2025-era requests pushed), `mcp.request_state.reason`
+ * (why a requestState was refused), `mcp.flow.id`. Each pushed 2025-era input request is a span
+ * event `mcp.input_request.pushed` with `mcp.input_request.key` and `mcp.input_request.method`.
+ *
+ * @publicApi
+ */
+export class McpOpenTelemetryObserver implements McpRequestObserver {
+  private readonly tracer: Tracer;
+  private readonly duration: Histogram;
+
+  constructor(version?: string) {
+    this.tracer = trace.getTracer(SCOPE, version);
+    this.duration = metrics.getMeter(SCOPE, version).createHistogram('mcp.server.operation.duration', {
+      unit: 's',
+      description: 'Duration of the MCP request as observed by the server',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+    });
+  }
+
+  async around<T>(request: McpRequestTrace, next: () => Promise<T>): Promise<T> {
+    const meta = request.params['_meta'];
+    let parent = context.active();
+    if (typeof meta === 'object' && meta !== null && 'traceparent' in meta) {
+      parent = propagation.extract(parent, meta as Record<string, unknown>, META_GETTER);
+    }
+    const name = request.target === undefined ? request.method : `${request.method} ${request.target}`;
+    const span = this.tracer.startSpan(name, { kind: SpanKind.SERVER, startTime: request.time }, parent);
+    const recording = span.isRecording();
+    if (recording) span.setAttributes(requestAttributes(request));
+    try {
+      return await context.with(trace.setSpan(parent, span), next);
+    } finally {
+      const outcome = request.outcome ?? { kind: 'protocol_error', code: -32603 };
+      if (recording) settle(span, request, outcome);
+      span.end();
+      this.duration.record((performance.now() - request.startedAt) / 1000, metricAttributes(request, outcome));
+    }
+  }
+
+  inputRequestPushed(_request: McpRequestTrace, key: string, input: InputRequest): void {
+    const span = trace.getActiveSpan();
+    if (!span?.isRecording()) return;
+    span.addEvent('mcp.input_request.pushed', {
+      'mcp.input_request.key': key,
+      'mcp.input_request.method': input.method,
+    });
+  }
+}
+
+function requestAttributes(request: McpRequestTrace): Attributes {
+  const attributes: Attributes = {
+    'mcp.method.name': request.method,
+    'jsonrpc.request.id': String(request.id),
+    'network.transport': request.transport === 'http' ? 'tcp' : 'pipe',
+  };
+  if (request.target !== undefined) {
+    if (request.method === 'tools/call') {
+      attributes['gen_ai.tool.name'] = request.target;
+      attributes['gen_ai.operation.name'] = 'execute_tool';
+    } else if (request.method === 'prompts/get') {
+      attributes['gen_ai.prompt.name'] = request.target;
+    } else {
+      attributes['mcp.resource.uri'] = request.target;
+    }
+  }
+  if (request.sessionId !== undefined) attributes['mcp.session.id'] = request.sessionId;
+  return attributes;
+}
+
+/** `error.type`: the JSON-RPC code as a string, or `tool_error`. */
+function errorType(outcome: McpRequestOutcome): string | undefined {
+  switch (outcome.kind) {
+    case 'tool_error':
+      return 'tool_error';
+    case 'protocol_error':
+    case 'rate_limited':
+      return String(outcome.code);
+    case 'rejected_request_state':
+      return '-32602';
+    default:
+      return undefined;
+  }
+}
+
+function settle(span: Span, request: McpRequestTrace, outcome: McpRequestOutcome): void {
+  const attributes: Attributes = { 'mcp.outcome': outcome.kind };
+  if (request.protocolVersion !== undefined) attributes['mcp.protocol.version'] = request.protocolVersion;
+  if (outcome.kind === 'input_required') attributes['mcp.input_requests'] = outcome.inputRequests;
+  else if (request.pushedInputRequests > 0) attributes['mcp.input_requests'] = request.pushedInputRequests;
+  if (outcome.kind === 'rejected_request_state') attributes['mcp.request_state.reason'] = outcome.reason;
+  const replay = request.replay;
+  if (replay && (replay.isRetry || replay.sealedRound)) attributes['mcp.flow.id'] = replay.flowId;
+  const error = errorType(outcome);
+  if (error !== undefined) {
+    attributes['error.type'] = error;
+    span.setStatus({ code: SpanStatusCode.ERROR });
+  }
+  span.setAttributes(attributes);
+}
+
+function metricAttributes(request: McpRequestTrace, outcome: McpRequestOutcome): Attributes {
+  const attributes: Attributes = { 'mcp.method.name': request.method, 'mcp.outcome': outcome.kind };
+  if (request.protocolVersion !== undefined) attributes['mcp.protocol.version'] = request.protocolVersion;
+  if (request.method === 'tools/call' && request.target !== undefined) attributes['gen_ai.tool.name'] = request.target;
+  const error = errorType(outcome);
+  if (error !== undefined) attributes['error.type'] = error;
+  return attributes;
+}

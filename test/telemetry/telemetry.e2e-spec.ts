@@ -1,0 +1,235 @@
+import { Injectable, Module } from '@nestjs/common';
+import { context, metrics, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { ElicitationContext, type McpAuditEvent, McpAuditSink, McpTool } from '../../src/index.js';
+import { McpOpenTelemetryModule } from '../../src/opentelemetry/index.js';
+import { HeaderPrincipalSource, legacyModule } from '../legacy/legacy.fixtures.js';
+import { LegacyWire } from '../legacy/legacy-wire.js';
+import { envelope, mcpHeaders, post } from '../support/raw-mcp.js';
+import { ADAPTERS, startApp, type RunningApp } from '../support/start-app.js';
+
+const spans = new InMemorySpanExporter();
+const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 3_600_000 });
+const contextManager = new AsyncLocalStorageContextManager().enable();
+
+class CollectingSink extends McpAuditSink {
+  readonly events: McpAuditEvent[] = [];
+  record(event: McpAuditEvent): void {
+    this.events.push(event);
+  }
+}
+
+@Injectable()
+class TracedTools {
+  constructor(private readonly elicitation: ElicitationContext) {}
+
+  @McpTool({ name: 'traced', description: 'Opens a span of its own' })
+  traced(): string {
+    trace.getTracer('user').startActiveSpan('user work', (span) => span.end());
+    return 'done';
+  }
+
+  @McpTool({ name: 'two_rounds', description: 'Asks one question' })
+  async twoRounds(): Promise<string> {
+    const answer = await this.elicitation.elicit('Colour?', (s) => s.string('colour'));
+    return answer.action === 'accept' ? `colour ${answer.content.colour}` : answer.action;
+  }
+}
+
+const sink = new CollectingSink();
+
+@Module({
+  imports: [
+    legacyModule({ principalSource: HeaderPrincipalSource, auditSink: sink }),
+    McpOpenTelemetryModule.forRoot({ instrumentationVersion: 'test' }),
+  ],
+  providers: [TracedTools],
+})
+class TelemetryAppModule {}
+
+let nextId = 1;
+function call(url: string, name: string, extra: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) {
+  const id = nextId++;
+  const body = {
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name, arguments: {}, ...extra, _meta: { ...envelope({ elicitation: {} }), ...meta } },
+  };
+  return post(url, body, { ...mcpHeaders('tools/call', name), 'x-user': 'alice' }).then((r) => ({ ...r, id }));
+}
+
+const spanOf = (id: number | string): ReadableSpan =>
+  spans.getFinishedSpans().find((s) => s.attributes['jsonrpc.request.id'] === String(id) && s.kind === 1)!;
+const eventOf = (id: number | string): McpAuditEvent => sink.events.find((e) => e.id === id)!;
+
+beforeAll(() => {
+  context.setGlobalContextManager(contextManager);
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+});
+
+afterAll(() => {
+  trace.disable();
+  metrics.disable();
+  propagation.disable();
+  context.disable();
+});
+
+describe.each(ADAPTERS)('OpenTelemetry and audit events (%s)', (adapter) => {
+  let server: RunningApp;
+
+  beforeAll(async () => {
+    server = await startApp(TelemetryAppModule, adapter);
+  });
+  afterAll(() => server.close());
+
+  it('a plain call: one SERVER span with the MCP attributes, the user span nested, an audit event', async () => {
+    const r = await call(server.url, 'traced');
+    expect(r.status).toBe(200);
+    const span = spanOf(r.id);
+    expect(span.name).toBe('tools/call traced');
+    expect(span.attributes).toMatchObject({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': 'traced',
+      'gen_ai.operation.name': 'execute_tool',
+      'mcp.protocol.version': '2026-07-28',
+      'mcp.outcome': 'complete',
+      'network.transport': 'tcp',
+    });
+    expect(span.attributes['error.type']).toBeUndefined();
+    const user = spans
+      .getFinishedSpans()
+      .find((s) => s.name === 'user work' && s.spanContext().traceId === span.spanContext().traceId);
+    expect(user?.parentSpanContext?.spanId).toBe(span.spanContext().spanId);
+    expect(eventOf(r.id)).toMatchObject({
+      transport: 'http',
+      era: 'modern',
+      method: 'tools/call',
+      target: 'traced',
+      principal: 'alice',
+      protocolVersion: '2026-07-28',
+      outcome: { kind: 'complete' },
+    });
+    expect(eventOf(r.id).flowId).toBeUndefined();
+    expect(eventOf(r.id).durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('a two-round modern flow: input_required with one request, then complete, one flow id', async () => {
+    const first = await call(server.url, 'two_rounds');
+    expect(first.json.result.resultType).toBe('input_required');
+    const [key] = Object.keys(first.json.result.inputRequests);
+    const second = await call(server.url, 'two_rounds', {
+      requestState: first.json.result.requestState,
+      inputResponses: { [key!]: { action: 'accept', content: { colour: 'blue' } } },
+    });
+    expect(second.json.result.content[0].text).toBe('colour blue');
+    expect(spanOf(first.id).attributes).toMatchObject({ 'mcp.outcome': 'input_required', 'mcp.input_requests': 1 });
+    expect(spanOf(second.id).attributes).toMatchObject({ 'mcp.outcome': 'complete' });
+    const [a, b] = [eventOf(first.id), eventOf(second.id)];
+    expect(a.outcome).toEqual({ kind: 'input_required', inputRequests: 1 });
+    expect(b.outcome).toEqual({ kind: 'complete' });
+    expect(a.flowId).toEqual(expect.any(String));
+    expect(b.flowId).toBe(a.flowId);
+    expect(spanOf(second.id).attributes['mcp.flow.id']).toBe(a.flowId);
+  });
+
+  it('a rejected requestState: the reason on the span and in the audit event', async () => {
+    const first = await call(server.url, 'two_rounds');
+    const retry = await call(server.url, 'two_rounds', {
+      requestState: first.json.result.requestState,
+      arguments: { other: 1 },
+    });
+    expect(retry.json.error.data).toEqual({ reason: 'arguments_mismatch' });
+    expect(spanOf(retry.id).attributes).toMatchObject({
+      'mcp.outcome': 'rejected_request_state',
+      'mcp.request_state.reason': 'arguments_mismatch',
+      'error.type': '-32602',
+    });
+    expect(spanOf(retry.id).status.code).toBe(2);
+    expect(eventOf(retry.id)).toMatchObject({
+      principal: 'alice',
+      outcome: { kind: 'rejected_request_state', reason: 'arguments_mismatch' },
+    });
+  });
+
+  it('an unknown tool: a protocol error with its code', async () => {
+    const r = await call(server.url, 'nope');
+    expect(spanOf(r.id).attributes).toMatchObject({ 'mcp.outcome': 'protocol_error', 'error.type': '-32602' });
+    expect(eventOf(r.id).outcome).toEqual({ kind: 'protocol_error', code: -32602 });
+  });
+
+  it('a traceparent in _meta becomes the parent of the span', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const parentId = '00f067aa0ba902b7';
+    const r = await call(server.url, 'traced', {}, { traceparent: `00-${traceId}-${parentId}-01`, tracestate: 'k=v' });
+    const span = spanOf(r.id);
+    expect(span.spanContext().traceId).toBe(traceId);
+    expect(span.parentSpanContext?.spanId).toBe(parentId);
+  });
+
+  it('a 2025-era pushed flow: one span with an event per pushed request, the session id, audit events', async () => {
+    const wire = await LegacyWire.open(server.url, { elicitation: {} }, { 'x-user': 'bob' });
+    const stream = await wire.stream('tools/call', { name: 'ask_name', arguments: {} }, `legacy-${adapter}`);
+    const pushed = await stream.waitFor((m) => m.method === 'elicitation/create');
+    await wire.answer(pushed.id, { action: 'accept', content: { name: 'Ada' } });
+    await stream.waitFor((m) => m.id === `legacy-${adapter}`);
+    await stream.ended;
+    const span = spanOf(`legacy-${adapter}`);
+    expect(span.name).toBe('tools/call ask_name');
+    expect(span.attributes).toMatchObject({
+      'mcp.outcome': 'complete',
+      'mcp.input_requests': 1,
+      'mcp.protocol.version': '2025-11-25',
+      'mcp.session.id': expect.any(String),
+    });
+    expect(span.attributes['mcp.session.id']).not.toBe(wire.sessionId);
+    expect(span.events.map((e) => [e.name, e.attributes?.['mcp.input_request.method']])).toEqual([
+      ['mcp.input_request.pushed', 'elicitation/create'],
+    ]);
+    const event = eventOf(`legacy-${adapter}`);
+    expect(event).toMatchObject({
+      era: 'legacy',
+      principal: 'bob',
+      target: 'ask_name',
+      sessionId: span.attributes['mcp.session.id'],
+      outcome: { kind: 'complete' },
+    });
+    expect(event.flowId).toEqual(expect.any(String));
+    expect(sink.events.some((e) => e.method === 'initialize' && e.era === 'legacy' && e.principal === 'bob')).toBe(
+      true,
+    );
+  });
+
+  it('the duration histogram, by method and outcome', async () => {
+    await reader.forceFlush();
+    const [latest] = metricExporter.getMetrics().slice(-1);
+    const metric = latest!.scopeMetrics
+      .flatMap((s) => s.metrics)
+      .find((m) => m.descriptor.name === 'mcp.server.operation.duration')!;
+    expect(metric.descriptor.unit).toBe('s');
+    const points = metric.dataPoints.map((p) => p.attributes);
+    expect(points).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ 'mcp.method.name': 'tools/call', 'mcp.outcome': 'complete' }),
+        expect.objectContaining({ 'mcp.method.name': 'tools/call', 'mcp.outcome': 'input_required' }),
+        expect.objectContaining({ 'mcp.outcome': 'rejected_request_state', 'error.type': '-32602' }),
+      ]),
+    );
+  });
+});
