@@ -11,6 +11,7 @@ import { Injectable, Module, type Type } from '@nestjs/common';
 import { IsBoolean, IsInt, IsNumber, IsOptional, IsString } from 'class-validator';
 
 import { ElicitationContext, McpModule, McpProperty, McpTool } from '../../src/index.js';
+import { McpOpenTelemetryModule } from '../../src/opentelemetry/index.js';
 import { ADD_TOOL, BENCH_MRTR_SECRET, CONFIRM_ADD_TOOL, fillerTools, type FillerField } from '../shared/bench-spec.js';
 
 class AddDto {
@@ -78,7 +79,11 @@ function fillerProvider(total: number): Type<unknown> {
 /** The benchmark AppModule with `totalTools` tools. */
 export function buildAppModule(totalTools: number): Type<unknown> {
   @Module({
-    imports: [McpModule.forRoot({ name: 'bench', version: '1.0.0', mrtr: { secrets: [BENCH_MRTR_SECRET] } })],
+    imports: [
+      McpModule.forRoot({ name: 'bench', version: '1.0.0', mrtr: { secrets: [BENCH_MRTR_SECRET] } }),
+      // MOCAPI_BENCH_OTEL=1: the OpenTelemetry entry registered, no SDK (what its no-op path costs).
+      ...(process.env['MOCAPI_BENCH_OTEL'] === '1' ? [McpOpenTelemetryModule.forRoot()] : []),
+    ],
     providers: [BenchTools, fillerProvider(totalTools)],
   })
   class AppModule {}

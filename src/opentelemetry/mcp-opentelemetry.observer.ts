@@ -65,7 +65,7 @@ export class McpOpenTelemetryObserver implements McpRequestObserver {
       parent = propagation.extract(parent, meta as Record<string, unknown>, META_GETTER);
     }
     const name = request.target === undefined ? request.method : `${request.method} ${request.target}`;
-    const span = this.tracer.startSpan(name, { kind: SpanKind.SERVER, startTime: request.time }, parent);
+    const span = this.tracer.startSpan(name, { kind: SpanKind.SERVER }, parent);
     const recording = span.isRecording();
     if (recording) span.setAttributes(requestAttributes(request));
     try {

@@ -1,4 +1,7 @@
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
 import { Injectable, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -14,8 +17,12 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { ElicitationContext, type McpAuditEvent, McpAuditSink, McpTool } from '../../src/index.js';
+import { ElicitationContext, type McpAuditEvent, McpAuditSink, McpStdioTransport, McpTool } from '../../src/index.js';
 import { McpOpenTelemetryModule } from '../../src/opentelemetry/index.js';
+import { McpDispatcher, MCP_OPTIONS } from '../../src/index.js';
+import { LegacyDispatcher } from '../../src/legacy/legacy.dispatcher.js';
+import { LegacyRefusal } from '../../src/legacy/legacy-refusal.js';
+import { LegacySessions } from '../../src/legacy/legacy-sessions.js';
 import { HeaderPrincipalSource, legacyModule } from '../legacy/legacy.fixtures.js';
 import { LegacyWire } from '../legacy/legacy-wire.js';
 import { envelope, mcpHeaders, post } from '../support/raw-mcp.js';
@@ -231,5 +238,37 @@ describe.each(ADAPTERS)('OpenTelemetry and audit events (%s)', (adapter) => {
         expect.objectContaining({ 'mcp.outcome': 'rejected_request_state', 'error.type': '-32602' }),
       ]),
     );
+  });
+});
+
+describe('OpenTelemetry and audit events (stdio)', () => {
+  it('a plain call over stdio: network.transport pipe, audit transport stdio', async () => {
+    const app = await NestFactory.createApplicationContext(TelemetryAppModule, { logger: false });
+    const input = new PassThrough();
+    const output = new PassThrough();
+    // As bootstrapStdio builds it, on streams of the test.
+    const connection = new McpStdioTransport(
+      app.get(MCP_OPTIONS, { strict: false }),
+      app.get(McpDispatcher, { strict: false }),
+      app.get(LegacyDispatcher, { strict: false }),
+      app.get(LegacySessions, { strict: false }),
+      app.get(LegacyRefusal, { strict: false }),
+    ).listen({ input, output });
+    try {
+      const body = {
+        jsonrpc: '2.0',
+        id: 'stdio-1',
+        method: 'tools/call',
+        params: { name: 'traced', arguments: {}, _meta: envelope() },
+      };
+      input.write(`${JSON.stringify(body)}\n`);
+      const [line] = (await once(output, 'data')) as [Buffer];
+      expect(JSON.parse(line.toString('utf8')).result.content[0].text).toBe('done');
+      expect(spanOf('stdio-1').attributes).toMatchObject({ 'network.transport': 'pipe', 'mcp.outcome': 'complete' });
+      expect(eventOf('stdio-1')).toMatchObject({ transport: 'stdio', era: 'modern', principal: null });
+    } finally {
+      await connection.close();
+      await app.close();
+    }
   });
 });
