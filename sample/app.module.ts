@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { McpModule } from '../src/index.js';
+import { McpThrottlerModule } from '../src/throttler/index.js';
 import { BookingModule } from './booking/booking.module.js';
 import { StaffModule } from './staff/staff.module.js';
 
@@ -19,6 +20,8 @@ import { StaffModule } from './staff/staff.module.js';
         mrtr: { secrets: config.get<string>('MCP_STATE_SECRETS')?.split(',').filter(Boolean) },
       }),
     }),
+    // Rate limiting (MCP tools, prompts, resources only): 120 calls a minute per caller and per tool.
+    McpThrottlerModule.forRoot([{ name: 'default', ttl: 60_000, limit: 120 }]),
     BookingModule,
     StaffModule,
   ],

@@ -13,6 +13,7 @@ const ENTRIES: Record<string, string> = {
   root: 'index.ts',
   oauth2: 'oauth2/index.ts',
   opentelemetry: 'opentelemetry/index.ts',
+  throttler: 'throttler/index.ts',
   testing: 'testing/index.ts',
 };
 

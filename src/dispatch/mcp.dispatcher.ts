@@ -15,10 +15,11 @@ import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { type McpRequestTrace, outcomeOfResponse, startTrace } from '../telemetry/mcp-request-trace.js';
 
-/** A response and the HTTP status it travels with (stdio ignores the status). */
+/** A response and the HTTP status (and extra headers) it travels with (stdio ignores both). */
 export interface DispatchOutcome {
   readonly status: number;
   readonly response: JsonRpcResponse;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 interface MethodEntry {
@@ -129,7 +130,8 @@ function idOf(message: unknown): JsonRpcId | null {
 export function failure(id: JsonRpcId | null, error: McpError): DispatchOutcome {
   const body: JsonRpcErrorObject = { code: error.code, message: error.message };
   if (error.data !== undefined) body.data = error.data;
-  return { status: error.httpStatus, response: { jsonrpc: '2.0', id, error: body } };
+  const outcome = { status: error.httpStatus, response: { jsonrpc: '2.0', id, error: body } } as const;
+  return error.httpHeaders ? { ...outcome, headers: error.httpHeaders } : outcome;
 }
 
 /** -32700 for a body that is not JSON. */

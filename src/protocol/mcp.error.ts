@@ -3,7 +3,8 @@ import { McpErrorCode } from './mcp-error-codes.js';
 
 /**
  * A protocol-level failure: it becomes a JSON-RPC error object, never a tool result.
- * `httpStatus` is what Streamable HTTP answers with; stdio ignores it. It is an intrinsic
+ * `httpStatus` is what Streamable HTTP answers with, `httpHeaders` extra response headers it
+ * sends (e.g. `Retry-After`); stdio ignores both. It is an intrinsic
  * exception so Nest's fallback filter does not log client mistakes as server errors.
  *
  * @publicApi
@@ -14,6 +15,7 @@ export class McpError extends IntrinsicException {
     message: string,
     readonly data?: unknown,
     readonly httpStatus: number = defaultHttpStatus(code),
+    readonly httpHeaders?: Readonly<Record<string, string>>,
   ) {
     super(message);
     this.name = 'McpError';

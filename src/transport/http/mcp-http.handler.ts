@@ -143,7 +143,7 @@ export class McpHttpHandler {
         verifyToolHeaders: (headerParams, args) => verifyParamHeaders(headers, headerParams, args),
       };
       const outcome = await this.dispatcher.dispatch(message, inbound);
-      if (outcome) writer.respond(outcome.status, outcome.response);
+      if (outcome) writer.respond(outcome.status, outcome.response, outcome.headers);
       else writer.plain(202, {});
     } catch (error) {
       this.unexpected(writer, error);

@@ -1,0 +1,76 @@
+import { ADAPTERS, type RunningApp, startApp } from '../support/start-app.js';
+import { envelope, mcpHeaders, post, type RawResponse } from '../support/raw-mcp.js';
+import { MCP_RATE_LIMITED } from '../../src/throttler/index.js';
+import { LIMIT, TTL_MS, throttledModule } from './throttler.fixtures.js';
+
+let nextId = 1;
+
+function call(url: string, name: string, user?: string, method = 'tools/call'): Promise<RawResponse> {
+  const params = { name, arguments: {}, _meta: envelope() };
+  return post(
+    url,
+    { jsonrpc: '2.0', id: nextId++, method, params },
+    { ...mcpHeaders(method, name), ...(user !== undefined && { 'x-user': user }) },
+  );
+}
+
+function expectRateLimited(response: RawResponse): void {
+  expect(response.status).toBe(429);
+  const retryAfter = Number(response.headers['retry-after']);
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(Math.ceil(TTL_MS / 1000));
+  expect(response.json.error).toEqual({
+    code: MCP_RATE_LIMITED,
+    message: expect.stringContaining('Rate limit exceeded'),
+    data: { retryAfterMs: expect.any(Number) },
+  });
+  expect(response.json.error.data.retryAfterMs).toBeGreaterThan(0);
+  expect(response.json.error.data.retryAfterMs).toBeLessThanOrEqual(TTL_MS);
+}
+
+describe.each(ADAPTERS)('rate limiting with @mocapi/nestjs/throttler (%s)', (adapter) => {
+  let running: RunningApp;
+  beforeAll(async () => (running = await startApp(throttledModule(), adapter)));
+  afterAll(() => running.close());
+
+  it('answers the call past the limit with 429, Retry-After and a JSON-RPC error; others are unaffected; the window recovers', async () => {
+    for (let i = 0; i < LIMIT; i++) {
+      const ok = await call(running.url, 'ping', 'alice');
+      expect(ok.status).toBe(200);
+      expect(ok.json.result.content).toEqual([{ type: 'text', text: 'pong' }]);
+    }
+    expectRateLimited(await call(running.url, 'ping', 'alice'));
+
+    // Another principal, and another tool of the same principal, keep their own counters.
+    expect((await call(running.url, 'ping', 'bob')).status).toBe(200);
+    expect((await call(running.url, 'other', 'alice')).status).toBe(200);
+
+    // The window recovers (bounded wait: one ttl and a margin).
+    await new Promise((resolve) => setTimeout(resolve, TTL_MS + 200));
+    const again = await call(running.url, 'ping', 'alice');
+    expect(again.status).toBe(200);
+    expect(again.json.result.content).toEqual([{ type: 'text', text: 'pong' }]);
+  });
+
+  it('tracks the client address when there is no principal', async () => {
+    for (let i = 0; i < LIMIT; i++) expect((await call(running.url, 'other')).status).toBe(200);
+    expectRateLimited(await call(running.url, 'other'));
+  });
+
+  it('honours @Throttle() on the method', async () => {
+    for (let i = 0; i < 3; i++) expect((await call(running.url, 'roomy', 'carol')).status).toBe(200);
+    expectRateLimited(await call(running.url, 'roomy', 'carol'));
+  });
+
+  it('honours @SkipThrottle() on the method and on the class', async () => {
+    for (let i = 0; i < LIMIT + 3; i++) {
+      expect((await call(running.url, 'free', 'dave')).status).toBe(200);
+      expect((await call(running.url, 'class_free', 'dave')).status).toBe(200);
+    }
+  });
+
+  it('limits prompts/get as well', async () => {
+    for (let i = 0; i < LIMIT; i++) expect((await call(running.url, 'greet', 'erin', 'prompts/get')).status).toBe(200);
+    expectRateLimited(await call(running.url, 'greet', 'erin', 'prompts/get'));
+  });
+});
