@@ -1,6 +1,7 @@
 import { ADAPTERS, type RunningApp, startApp } from '../support/start-app.js';
 import { envelope, mcpHeaders, post, type RawResponse } from '../support/raw-mcp.js';
 import { MCP_RATE_LIMITED } from '../../src/throttler/index.js';
+import { LegacyWire } from '../legacy/legacy-wire.js';
 import { LIMIT, TTL_MS, throttledModule } from './throttler.fixtures.js';
 
 let nextId = 1;
@@ -72,5 +73,17 @@ describe.each(ADAPTERS)('rate limiting with @mocapi/nestjs/throttler (%s)', (ada
   it('limits prompts/get as well', async () => {
     for (let i = 0; i < LIMIT; i++) expect((await call(running.url, 'greet', 'erin', 'prompts/get')).status).toBe(200);
     expectRateLimited(await call(running.url, 'greet', 'erin', 'prompts/get'));
+  });
+
+  it('2025-era sessions: the same JSON-RPC error, with HTTP 200 like every JSON-RPC error there', async () => {
+    const wire = await LegacyWire.open(running.url, {}, { 'x-user': 'frank' });
+    for (let i = 0; i < LIMIT; i++) {
+      const ok = await wire.request('tools/call', { name: 'ping', arguments: {} });
+      expect(ok.json.result.content).toEqual([{ type: 'text', text: 'pong' }]);
+    }
+    const limited = await wire.request('tools/call', { name: 'ping', arguments: {} });
+    expect(limited.status).toBe(200);
+    expect(limited.json.error).toMatchObject({ code: MCP_RATE_LIMITED, data: { retryAfterMs: expect.any(Number) } });
+    await wire.delete();
   });
 });
