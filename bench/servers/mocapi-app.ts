@@ -7,11 +7,14 @@
  */
 import 'reflect-metadata';
 
-import { Injectable, Module, type Type } from '@nestjs/common';
+import { type CanActivate, type DynamicModule, Injectable, Module, type Type } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { IsBoolean, IsInt, IsNumber, IsOptional, IsString } from 'class-validator';
 
 import { ElicitationContext, McpModule, McpProperty, McpTool } from '../../src/index.js';
 import { McpOpenTelemetryModule } from '../../src/opentelemetry/index.js';
+import { McpThrottlerModule } from '../../src/throttler/index.js';
+import type { ThrottlerStorage } from '@nestjs/throttler';
 import { ADD_TOOL, BENCH_MRTR_SECRET, CONFIRM_ADD_TOOL, fillerTools, type FillerField } from '../shared/bench-spec.js';
 
 class AddDto {
@@ -83,9 +86,48 @@ export function buildAppModule(totalTools: number): Type<unknown> {
       McpModule.forRoot({ name: 'bench', version: '1.0.0', mrtr: { secrets: [BENCH_MRTR_SECRET] } }),
       // MOCAPI_BENCH_OTEL=1: the OpenTelemetry entry registered, no SDK (what its no-op path costs).
       ...(process.env['MOCAPI_BENCH_OTEL'] === '1' ? [McpOpenTelemetryModule.forRoot()] : []),
+      // MOCAPI_BENCH_THROTTLE=1: the throttler guard counting every call (a limit never reached) in
+      // throttler's own in-memory storage; =fixed: in a fixed-window counter (the guard's own cost).
+      ...throttling(process.env['MOCAPI_BENCH_THROTTLE']),
     ],
     providers: [BenchTools, fillerProvider(totalTools)],
   })
   class AppModule {}
   return AppModule;
 }
+
+/** A fixed-window counter per key: what a Redis INCR + EXPIRE storage does, in memory. */
+type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+
+class FixedWindowStorage implements ThrottlerStorage {
+  private readonly windows = new Map<string, { hits: number; resetAt: number }>();
+
+  async increment(key: string, ttl: number): Promise<ThrottlerStorageRecord> {
+    const now = Date.now();
+    let window = this.windows.get(key);
+    if (!window || window.resetAt <= now) this.windows.set(key, (window = { hits: 0, resetAt: now + ttl }));
+    window.hits++;
+    const timeToExpire = Math.ceil((window.resetAt - now) / 1000);
+    return { totalHits: window.hits, timeToExpire, isBlocked: false, timeToBlockExpire: 0 };
+  }
+}
+
+function throttling(mode: string | undefined): Array<DynamicModule | Type<unknown>> {
+  if (mode === 'noop') return [NoopGuardModule];
+  if (mode !== '1' && mode !== 'fixed') return [];
+  const throttlers = [{ name: 'default', ttl: 60_000, limit: Number.MAX_SAFE_INTEGER }];
+  return [
+    McpThrottlerModule.forRoot(mode === 'fixed' ? { throttlers, storage: new FixedWindowStorage() } : throttlers),
+  ];
+}
+
+/** MOCAPI_BENCH_THROTTLE=noop: a global guard that passes (what any global guard costs). */
+@Injectable()
+class PassingGuard implements CanActivate {
+  canActivate(): boolean {
+    return true;
+  }
+}
+
+@Module({ providers: [{ provide: APP_GUARD, useClass: PassingGuard }] })
+class NoopGuardModule {}
