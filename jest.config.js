@@ -9,6 +9,6 @@ export default {
   transformIgnorePatterns: ['/node_modules/(?!@nestjs/(common|core)/)'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
-  setupFiles: ['reflect-metadata'],
+  setupFiles: ['reflect-metadata', '<rootDir>/test/support/preload-nest.ts'],
   testTimeout: 30000,
 };
