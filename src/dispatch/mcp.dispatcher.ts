@@ -54,18 +54,15 @@ export class McpDispatcher {
     if (!isJsonObject(message) || message['jsonrpc'] !== '2.0') {
       return failure(idOf(message), McpError.invalidRequest('Not a JSON-RPC 2.0 request'));
     }
-    const method = message['method'];
     if (!('id' in message)) {
       // Notifications need no answer; none is defined client-to-server in 2026-07-28.
-      return typeof method === 'string'
+      return typeof message['method'] === 'string'
         ? undefined
         : failure(null, McpError.invalidRequest('Not a JSON-RPC 2.0 request'));
     }
-    const id = message['id'];
-    if (!isJsonRpcId(id)) return failure(null, McpError.invalidRequest('The request id must be a string or a number'));
-    if (typeof method !== 'string') return failure(id, McpError.invalidRequest('The request has no method'));
-    const params = message['params'] ?? {};
-    if (!isJsonObject(params)) return failure(id, McpError.invalidRequest('params must be an object'));
+    const request = readRequest(message);
+    if ('response' in request) return request;
+    const { id, method, params } = request;
     const trace = startTrace('modern', inbound.transport, id, method, params);
     // The trace rides on the inbound (see McpRequestTrace); Object.create keeps the transport's lazy getters lazy.
     const traced = Object.create(inbound, { trace: { value: trace } }) as McpInbound;
@@ -124,6 +121,23 @@ export class McpDispatcher {
 
 function idOf(message: unknown): JsonRpcId | null {
   return isJsonObject(message) && isJsonRpcId(message['id']) ? message['id'] : null;
+}
+
+/** The parts of a JSON-RPC request every era checks the same way. */
+export interface JsonRpcRequestParts {
+  readonly id: JsonRpcId;
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+}
+
+/** The id, method and params of a message that has an id, or the failure that refuses it (-32600). */
+export function readRequest(message: Record<string, unknown>): JsonRpcRequestParts | DispatchOutcome {
+  const { id, method } = message;
+  const params = message['params'] ?? {};
+  if (!isJsonRpcId(id)) return failure(null, McpError.invalidRequest('The request id must be a string or a number'));
+  if (typeof method !== 'string') return failure(id, McpError.invalidRequest('The request has no method'));
+  if (!isJsonObject(params)) return failure(id, McpError.invalidRequest('params must be an object'));
+  return { id, method, params };
 }
 
 /** Builds the error response; only McpError's own code, message and data ever reach the wire. */

@@ -1,12 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable, Logger } from '@nestjs/common';
-import { failure } from '../../dispatch/mcp.dispatcher.js';
+import { failure, readRequest } from '../../dispatch/mcp.dispatcher.js';
 import type { LegacyChannel, LegacySession } from '../../legacy/legacy-channel.js';
 import { LegacySessionCodec } from '../../legacy/legacy-session.codec.js';
 import { LegacySessions } from '../../legacy/legacy-sessions.js';
 import { LegacyDispatcher } from '../../legacy/legacy.dispatcher.js';
-import { isJsonObject } from '../../protocol/is-json-object.js';
-import { isJsonRpcId } from '../../protocol/json-rpc.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import type { McpTransportInfo } from '../../protocol/mcp-exchange.js';
 import { LEGACY_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.js';
@@ -51,8 +49,7 @@ export class LegacyHttpEndpoint {
     if (method === undefined) {
       if (this.legacy.response(message, session)) return writer.plain(202, {});
       this.logger.debug(`Refused a response for unknown request ${JSON.stringify(message['id'])} in a session`);
-      return reject(
-        writer,
+      return writer.refuse(
         400,
         `No request with id ${JSON.stringify(message['id'])} is waiting for an answer in this session`,
       );
@@ -61,9 +58,8 @@ export class LegacyHttpEndpoint {
       this.legacy.notification(String(method), message['params'], session);
       return writer.plain(202, {});
     }
-    const request = requestOf(message);
-    if (request instanceof McpError)
-      return writer.respond(400, failure(isJsonRpcId(message['id']) ? message['id'] : null, request).response);
+    const request = readRequest(message);
+    if ('response' in request) return writer.respond(request.status, request.response);
 
     // While the client's user thinks about a question, comments keep proxies from closing the stream.
     let keepAlive: NodeJS.Timeout | undefined;
@@ -92,7 +88,7 @@ export class LegacyHttpEndpoint {
   get(req: IncomingMessage, res: ServerResponse): void {
     const writer = new ResponseWriter(res);
     if (!acceptsEventStream(req.headers.accept, true)) {
-      return reject(writer, 406, 'Not acceptable: the session stream needs Accept: text/event-stream');
+      return writer.refuse(406, 'Not acceptable: the session stream needs Accept: text/event-stream');
     }
     const session = this.session(req, writer, { kind: 'http', request: req });
     if (!session) return;
@@ -124,9 +120,8 @@ export class LegacyHttpEndpoint {
   }
 
   private initialize(writer: ResponseWriter, message: Record<string, unknown>, transport: McpTransportInfo): void {
-    const request = requestOf(message);
-    if (request instanceof McpError)
-      return writer.respond(400, failure(isJsonRpcId(message['id']) ? message['id'] : null, request).response);
+    const request = readRequest(message);
+    if ('response' in request) return writer.respond(request.status, request.response);
     let answer: ReturnType<LegacyDispatcher['initialize']>;
     try {
       answer = this.legacy.initialize(request, transport);
@@ -146,8 +141,7 @@ export class LegacyHttpEndpoint {
   ): LegacySession | undefined {
     const version = req.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !LEGACY_PROTOCOL_VERSIONS.includes(version.trim())) {
-      reject(
-        writer,
+      writer.refuse(
         400,
         `Unsupported MCP-Protocol-Version: ${version.slice(0, 40)} (supported: ${LEGACY_PROTOCOL_VERSIONS.join(', ')})`,
       );
@@ -155,35 +149,20 @@ export class LegacyHttpEndpoint {
     }
     const token = req.headers[SESSION_HEADER];
     if (typeof token !== 'string' || token === '') {
-      reject(writer, 400, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
+      writer.refuse(400, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
       return undefined;
     }
     const claims = this.codec.open(token);
     if (!claims || this.sessions.isEnded(claims.id)) {
-      reject(writer, 404, 'Session not found: it expired or was ended; send initialize to start a new one');
+      writer.refuse(404, 'Session not found: it expired or was ended; send initialize to start a new one');
       return undefined;
     }
     if (this.legacy.principalOf(transport) !== claims.principal) {
-      reject(writer, 403, 'Forbidden: this session was opened by another principal');
+      writer.refuse(403, 'Forbidden: this session was opened by another principal');
       return undefined;
     }
     return { claims, state: this.sessions.state(claims.id) };
   }
-}
-
-function requestOf(
-  message: Record<string, unknown>,
-): { id: string | number; method: string; params: Record<string, unknown> } | McpError {
-  const { id, method } = message;
-  const params = message['params'] ?? {};
-  if (!isJsonRpcId(id)) return McpError.invalidRequest('The request id must be a string or a number');
-  if (typeof method !== 'string') return McpError.invalidRequest('The request has no method');
-  if (!isJsonObject(params)) return McpError.invalidRequest('params must be an object');
-  return { id, method, params };
-}
-
-function reject(writer: ResponseWriter, status: number, message: string): void {
-  writer.respond(status, failure(null, McpError.invalidRequest(message)).response);
 }
 
 /** Whether the client reads SSE here; on POST an absent Accept means JSON only. */

@@ -16,6 +16,7 @@ import { LegacyHttpEndpoint } from './legacy-http.endpoint.js';
 import { LegacyRefusal } from '../../legacy/legacy-refusal.js';
 import { classifyEra } from '../../legacy/protocol-era.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
+import { META_PROTOCOL_VERSION } from '../../protocol/meta-keys.js';
 import { isJsonRpcId } from '../../protocol/json-rpc.js';
 import { ResponseWriter } from './response-writer.js';
 
@@ -51,7 +52,7 @@ export class McpHttpHandler {
   /** Any method but POST, GET and DELETE; GET and DELETE too when the 2025 era is not served. */
   methodNotAllowed(res: ServerResponse): void {
     const allow = this.options.eras.legacy ? ALLOW_ALL : ALLOW_POST;
-    reject(new ResponseWriter(res), 405, `Method not allowed: the MCP endpoint accepts ${allow.allow}`, allow);
+    new ResponseWriter(res).refuse(405, `Method not allowed: the MCP endpoint accepts ${allow.allow}`, allow);
   }
 
   /** GET (a 2025-era session's stream) or DELETE (ending that session). */
@@ -103,10 +104,10 @@ export class McpHttpHandler {
       const headers = req.headers;
       if (!this.admitted(req, writer)) return;
       if (!acceptsJson(headers.accept)) {
-        return reject(writer, 406, 'Not acceptable: Accept must allow application/json and text/event-stream');
+        return writer.refuse(406, 'Not acceptable: Accept must allow application/json and text/event-stream');
       }
       if (!isJsonContentType(headers['content-type'])) {
-        return reject(writer, 415, 'Unsupported media type: Content-Type must be application/json');
+        return writer.refuse(415, 'Unsupported media type: Content-Type must be application/json');
       }
       if (this.authenticator) await this.authenticator.authenticate(req, res);
       if (writer.closed) return;
@@ -125,9 +126,7 @@ export class McpHttpHandler {
       }
       if (!this.options.eras.modern && isJsonObject(message)) {
         const meta = isJsonObject(message['params']) ? message['params']['_meta'] : undefined;
-        const error = this.refusal.modernRequest(
-          isJsonObject(meta) ? meta['io.modelcontextprotocol/protocolVersion'] : undefined,
-        );
+        const error = this.refusal.modernRequest(isJsonObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined);
         return writer.respond(
           error.httpStatus,
           failure(isJsonRpcId(message['id']) ? message['id'] : null, error).response,
@@ -153,11 +152,11 @@ export class McpHttpHandler {
   /** Origin and Host checks (DNS-rebinding protection) of every method; false once refused. */
   private admitted(req: IncomingMessage, writer: ResponseWriter): boolean {
     if (!this.originPolicy.originAllowed(req.headers.origin)) {
-      reject(writer, 403, 'Forbidden: Origin not allowed');
+      writer.refuse(403, 'Forbidden: Origin not allowed');
       return false;
     }
     if (!this.originPolicy.hostAllowed(req.headers.host)) {
-      reject(writer, 403, 'Forbidden: Host not allowed');
+      writer.refuse(403, 'Forbidden: Host not allowed');
       return false;
     }
     return true;
@@ -167,7 +166,7 @@ export class McpHttpHandler {
   private refuseLegacy(writer: ResponseWriter, message: Record<string, unknown>): void {
     const method = message['method'];
     if (typeof method !== 'string')
-      return reject(writer, 400, 'Bad Request: JSON-RPC responses cannot be posted to this endpoint');
+      return writer.refuse(400, 'Bad Request: JSON-RPC responses cannot be posted to this endpoint');
     if (!('id' in message)) return writer.plain(202, {});
     const error = this.refusal.legacyRequest(method, message['params']);
     writer.respond(error.httpStatus, failure(isJsonRpcId(message['id']) ? message['id'] : null, error).response);
@@ -211,27 +210,17 @@ export class McpHttpHandler {
     const { statusCode, limit } = (error ?? {}) as { statusCode?: unknown; limit?: unknown };
     if (error instanceof BodyTooLargeError || statusCode === 413) {
       const bytes = typeof limit === 'number' ? limit : this.options.maxBodyBytes;
-      return reject(writer, 413, `Request body too large: the limit is ${bytes} bytes`);
+      return writer.refuse(413, `Request body too large: the limit is ${bytes} bytes`);
     }
     if (error instanceof SyntaxError || statusCode === 400) {
       const outcome = parseErrorOutcome();
       return writer.respond(outcome.status, outcome.response);
     }
-    if (statusCode === 415) return reject(writer, 415, 'Unsupported media type: Content-Type must be application/json');
+    if (statusCode === 415) return writer.refuse(415, 'Unsupported media type: Content-Type must be application/json');
     if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500)
-      return reject(writer, statusCode, 'The request body could not be read');
+      return writer.refuse(statusCode, 'The request body could not be read');
     throw error;
   }
-}
-
-/** Answers a request refused before dispatch with a JSON-RPC error body (-32600) and an HTTP status. */
-function reject(
-  writer: ResponseWriter,
-  status: number,
-  message: string,
-  headers?: Readonly<Record<string, string>>,
-): void {
-  writer.respond(status, failure(null, McpError.invalidRequest(message)).response, headers);
 }
 
 /** Accept must allow JSON; an absent header accepts anything. */

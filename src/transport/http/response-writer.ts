@@ -1,4 +1,6 @@
 import type { ServerResponse } from 'node:http';
+import { failure } from '../../dispatch/mcp.dispatcher.js';
+import { McpError } from '../../protocol/mcp.error.js';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/json-rpc.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json' } as const;
@@ -55,6 +57,11 @@ export class ResponseWriter {
     if (this.streaming) return;
     this.streaming = true;
     this.res.writeHead(200, SSE_HEADERS);
+  }
+
+  /** A request refused before dispatch: a JSON-RPC error (-32600, id null) with this HTTP status. */
+  refuse(status: number, message: string, headers?: Readonly<Record<string, string>>): void {
+    this.respond(status, failure(null, McpError.invalidRequest(message)).response, headers);
   }
 
   /** An HTTP answer outside JSON-RPC: 202 for a notification, authentication challenges. */

@@ -1,17 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '@nestjs/common';
-import { failure } from '../../dispatch/mcp.dispatcher.js';
+import { failure, readRequest } from '../../dispatch/mcp.dispatcher.js';
 import type { LegacyChannel, LegacySession } from '../../legacy/legacy-channel.js';
 import type { LegacyRefusal } from '../../legacy/legacy-refusal.js';
 import type { LegacySessions } from '../../legacy/legacy-sessions.js';
 import type { LegacyDispatcher } from '../../legacy/legacy.dispatcher.js';
-import { isJsonObject } from '../../protocol/is-json-object.js';
-import {
-  isJsonRpcId,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-} from '../../protocol/json-rpc.js';
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/json-rpc.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { LEGACY_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.js';
 
@@ -79,14 +73,11 @@ export class LegacyStdioSession {
       if (this.services.enabled) dispatcher.notification(method, message['params'], this.session);
       return undefined;
     }
-    const { id } = message;
-    const params = message['params'] ?? {};
-    if (!isJsonRpcId(id))
-      return failure(null, McpError.invalidRequest('The request id must be a string or a number')).response;
-    if (!isJsonObject(params)) return failure(id, McpError.invalidRequest('params must be an object')).response;
+    const request = readRequest(message);
+    if ('response' in request) return request.response;
+    const { id, params } = request;
     if (!this.services.enabled) return failure(id, this.services.refusal.legacyRequest(method, params)).response;
 
-    const request = { id, method, params };
     if (method === 'initialize') {
       let answer: ReturnType<LegacyDispatcher['initialize']>;
       try {
