@@ -1,4 +1,5 @@
 import type { ClientCapabilities, CreateMessageRequestParams, InputRequest } from '../protocol/wire-types.js';
+import { isJsonObject } from '../protocol/is-json-object.js';
 
 /*
  * The spec forbids putting an input request kind in `inputRequests` unless the client declared it
@@ -10,9 +11,9 @@ import type { ClientCapabilities, CreateMessageRequestParams, InputRequest } fro
 /** Form mode is declared by `elicitation.form`, or by an `elicitation` object naming no mode (`{}`). */
 export function supportsElicitation(capabilities: ClientCapabilities, mode: 'form' | 'url'): boolean {
   const elicitation = capabilities.elicitation;
-  if (!isRecord(elicitation)) return false;
-  if (mode === 'url') return isRecord(elicitation.url);
-  return isRecord(elicitation.form) || elicitation.url === undefined;
+  if (!isJsonObject(elicitation)) return false;
+  if (mode === 'url') return isJsonObject(elicitation.url);
+  return isJsonObject(elicitation.form) || elicitation.url === undefined;
 }
 
 /** Sampling, plus `sampling.tools` for tools/toolChoice and `sampling.context` for includeContext. */
@@ -21,7 +22,7 @@ export function supportsSampling(capabilities: ClientCapabilities, params?: Crea
 }
 
 export function supportsRoots(capabilities: ClientCapabilities): boolean {
-  return isRecord(capabilities.roots);
+  return isJsonObject(capabilities.roots);
 }
 
 /** What the client must declare before `request` may be sent, or `undefined` when it already has. */
@@ -62,12 +63,8 @@ function missingSampling(
   const needsTools = params !== undefined && (params.tools !== undefined || params.toolChoice !== undefined);
   const needsContext = params?.includeContext !== undefined && params.includeContext !== 'none';
   const required: Record<string, object> = {};
-  if (needsTools && !(isRecord(sampling) && isRecord(sampling.tools))) required['tools'] = {};
-  if (needsContext && !(isRecord(sampling) && isRecord(sampling.context))) required['context'] = {};
-  if (isRecord(sampling) && Object.keys(required).length === 0) return undefined;
+  if (needsTools && !(isJsonObject(sampling) && isJsonObject(sampling.tools))) required['tools'] = {};
+  if (needsContext && !(isJsonObject(sampling) && isJsonObject(sampling.context))) required['context'] = {};
+  if (isJsonObject(sampling) && Object.keys(required).length === 0) return undefined;
   return { sampling: required };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -8,6 +8,7 @@ import type {
 } from '../protocol/wire-types.js';
 import { sanitizeElicitContent } from '../schema/requested-schema.validator.js';
 import type { LedgerSlotKind } from './request-state.payload.js';
+import { isJsonObject } from '../protocol/is-json-object.js';
 
 /*
  * The three kinds of input request MRTR allows, and what a well-formed answer to each looks like.
@@ -97,7 +98,7 @@ function readElicitResult(
 ): ElicitResult | undefined {
   const { action, content } = raw;
   if (action !== 'accept' && action !== 'decline' && action !== 'cancel') return undefined;
-  if (content !== undefined && !isRecord(content)) return undefined;
+  if (content !== undefined && !isJsonObject(content)) return undefined;
   if (action !== 'accept' || request.params.mode === 'url') return { action };
   const accepted = sanitizeElicitContent(request.params.requestedSchema, content ?? {});
   return accepted === undefined ? undefined : { action, content: accepted };
@@ -108,7 +109,7 @@ function readCreateMessageResult(raw: Record<string, unknown>): CreateMessageRes
   const { role, content, model, stopReason } = raw;
   if ((role !== 'user' && role !== 'assistant') || typeof model !== 'string') return undefined;
   const blocks = Array.isArray(content) ? content : [content];
-  if (blocks.length === 0 || !blocks.every((b) => isRecord(b) && typeof b['type'] === 'string')) return undefined;
+  if (blocks.length === 0 || !blocks.every((b) => isJsonObject(b) && typeof b['type'] === 'string')) return undefined;
   return {
     role,
     content: content as CreateMessageResult['content'],
@@ -123,7 +124,8 @@ function readListRootsResult(raw: Record<string, unknown>): ListRootsResult | un
   if (!Array.isArray(roots)) return undefined;
   if (
     !roots.every(
-      (r) => isRecord(r) && typeof r['uri'] === 'string' && (r['name'] === undefined || typeof r['name'] === 'string'),
+      (r) =>
+        isJsonObject(r) && typeof r['uri'] === 'string' && (r['name'] === undefined || typeof r['name'] === 'string'),
     )
   )
     return undefined;
@@ -133,8 +135,4 @@ function readListRootsResult(raw: Record<string, unknown>): ListRootsResult | un
       ...(r['name'] !== undefined && { name: r['name'] as string }),
     })),
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

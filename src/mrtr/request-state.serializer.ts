@@ -6,6 +6,7 @@ import {
   type LedgerSlotKind,
   type RequestStatePayload,
 } from './request-state.payload.js';
+import { isJsonObject } from '../protocol/is-json-object.js';
 
 /*
  * The compact JSON inside a requestState. Every byte is paid on every retry, so members have
@@ -71,7 +72,7 @@ export function deserializeRequestState(text: string): RequestStatePayload {
   } catch {
     throw new InvalidRequestStateException('malformed');
   }
-  if (!isRecord(raw)) throw new InvalidRequestStateException('malformed');
+  if (!isJsonObject(raw)) throw new InvalidRequestStateException('malformed');
   const { m, t, a, p, f, i, s, r, l } = raw;
   if (
     typeof m !== 'string' ||
@@ -123,14 +124,10 @@ function writeAnswer(slot: LedgerSlot): CompactAnswer {
 
 function readAnswer(kind: LedgerSlotKind, answer: unknown): InputResponse {
   if (kind === 'elicitation') {
-    if (isRecord(answer)) return { action: 'accept', content: answer as ElicitResult['content'] };
+    if (isJsonObject(answer)) return { action: 'accept', content: answer as ElicitResult['content'] };
     if (typeof answer === 'string' && Object.hasOwn(CODE_ACTION, answer)) return { action: CODE_ACTION[answer]! };
-  } else if (isRecord(answer)) {
+  } else if (isJsonObject(answer)) {
     return answer as unknown as InputResponse;
   }
   throw new InvalidRequestStateException('malformed');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
