@@ -1,7 +1,7 @@
 /** The servers under test, in the order they run, and the workloads each one can serve. */
 import { fileURLToPath } from 'node:url';
 
-import type { WorkloadId } from './workloads.js';
+import { WORKLOAD_IDS, type WorkloadId } from './workloads.js';
 
 export type TargetId = 'bare' | 'mocapi-fastify' | 'mocapi-express' | 'mcp-nest' | 'sdk' | 'sdk-parsed';
 
@@ -28,15 +28,8 @@ export interface Target {
 
 const script = (name: string): string => fileURLToPath(new URL(`../servers/${name}.js`, import.meta.url));
 
-const ALL: readonly WorkloadId[] = [
-  'call',
-  'list10',
-  'list500',
-  'mrtr-first',
-  'mrtr-retry',
-  'legacy-call',
-  'legacy-elicit',
-];
+/** Every workload: our servers serve them all; peers leave out what they cannot serve. */
+const ALL: readonly WorkloadId[] = WORKLOAD_IDS;
 
 const LEGACY_NOT_IN_BARE = 'the ceiling has no 2025-era sessions';
 /** The SDK's default legacy leg (`legacy: 'stateless'`) answers each 2025 request on a fresh per-request transport. */
