@@ -1,0 +1,109 @@
+import type { ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
+import { SkipThrottle, Throttle, type ThrottlerModuleOptions, ThrottlerStorageService } from '@nestjs/throttler';
+import type { McpExchange } from '../protocol/mcp-exchange.js';
+import { MCP_RATE_LIMITED } from './mcp-rate-limited.exception.js';
+import { McpThrottlerGuard } from './mcp-throttler.guard.js';
+
+class Tools {
+  ping(): string {
+    return 'pong';
+  }
+
+  @Throttle({ default: { limit: () => 3, ttl: 60_000 } })
+  resolved(): string {
+    return 'resolved';
+  }
+
+  @SkipThrottle({ burst: true })
+  noBurst(): string {
+    return 'noBurst';
+  }
+}
+
+function exchange(name: string, userAgent?: string): McpExchange {
+  const request = { headers: userAgent ? { 'user-agent': userAgent } : {}, socket: { remoteAddress: '10.0.0.1' } };
+  return {
+    id: 1,
+    method: 'tools/call',
+    params: { name },
+    protocolVersion: '2026-07-28',
+    clientCapabilities: {},
+    transport: { kind: 'http', request },
+    signal: new AbortController().signal,
+    notify: () => undefined,
+  } as unknown as McpExchange;
+}
+
+function contextOf(method: keyof Tools, ex: McpExchange, type = 'mcp'): ExecutionContext {
+  const context = new ExecutionContextHost([{}, ex], Tools, Tools.prototype[method]);
+  context.setType(type);
+  return context;
+}
+
+async function guardWith(options: ThrottlerModuleOptions, storage = new ThrottlerStorageService()) {
+  const guard = new McpThrottlerGuard(options, storage, new Reflector());
+  await guard.onModuleInit();
+  return { guard, storage };
+}
+
+/** How many calls pass before the first refusal (at most `max`). */
+async function passes(guard: McpThrottlerGuard, context: () => ExecutionContext, max = 10): Promise<number> {
+  for (let i = 0; i < max; i++) {
+    try {
+      await guard.canActivate(context());
+    } catch (error) {
+      expect(error).toMatchObject({ code: MCP_RATE_LIMITED });
+      return i;
+    }
+  }
+  return max;
+}
+
+describe('McpThrottlerGuard', () => {
+  it('passes other execution contexts untouched', async () => {
+    const { guard } = await guardWith([{ limit: 0, ttl: 1000 }]);
+    await expect(guard.canActivate(contextOf('ping', exchange('ping'), 'http'))).resolves.toBe(true);
+  });
+
+  it('counts against every throttler in turn, and honours @SkipThrottle per throttler name', async () => {
+    const { guard } = await guardWith([
+      { name: 'burst', limit: 2, ttl: 1000 },
+      { name: 'sustained', limit: 4, ttl: 60_000 },
+    ]);
+    expect(await passes(guard, () => contextOf('ping', exchange('ping')))).toBe(2);
+    // `burst` skipped: only `sustained` (4 a minute) counts, with its own key per tool.
+    expect(await passes(guard, () => contextOf('noBurst', exchange('noBurst')))).toBe(4);
+  });
+
+  it('calls a limit given as a function on every request', async () => {
+    const { guard } = await guardWith([{ limit: 1, ttl: 60_000 }]);
+    expect(await passes(guard, () => contextOf('resolved', exchange('resolved')))).toBe(3);
+  });
+
+  it("keeps the application's getTracker, skipIf and ignoreUserAgents", async () => {
+    const trackers: string[] = [];
+    const { guard } = await guardWith({
+      throttlers: [{ limit: 1, ttl: 60_000 }],
+      getTracker: async (req) => {
+        const tracker = `ua:${String((req['headers'] as Record<string, unknown>)['user-agent'])}`;
+        trackers.push(tracker);
+        return tracker;
+      },
+      skipIf: (context) => (context.getArgByIndex<McpExchange>(1).params['name'] as string) === 'skipped',
+      ignoreUserAgents: [/^robot/],
+    });
+    expect(await passes(guard, () => contextOf('ping', exchange('ping', 'alice')))).toBe(1);
+    expect(await passes(guard, () => contextOf('ping', exchange('ping', 'bob')))).toBe(1);
+    expect(await passes(guard, () => contextOf('ping', exchange('ping', 'robot-7')))).toBe(10);
+    expect(await passes(guard, () => contextOf('ping', exchange('skipped', 'alice')))).toBe(10);
+    expect(trackers).toEqual(['ua:alice', 'ua:alice', 'ua:bob', 'ua:bob']);
+  });
+
+  it('keys the storage by throttler, method, target and the client address when there is no principal', async () => {
+    const { guard, storage } = await guardWith([{ limit: 5, ttl: 60_000 }]);
+    await guard.canActivate(contextOf('ping', exchange('ping')));
+    expect([...storage.storage.keys()]).toEqual(['mcp:default:tools/call:ping:address:10.0.0.1']);
+  });
+});
