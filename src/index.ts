@@ -13,10 +13,12 @@ export type { McpProtocolEra } from './legacy/protocol-era.js';
 export {
   INTEGRATION_ACCESS_POLICY,
   INTEGRATION_AUDIT_SINK,
+  INTEGRATION_EVENT_BUS,
   INTEGRATION_FLOW_STORE,
   INTEGRATION_HTTP_AUTHENTICATOR,
   INTEGRATION_PRINCIPAL_SOURCE,
   INTEGRATION_REQUEST_OBSERVER,
+  INTEGRATION_SESSION_BACKPLANE,
 } from './mcp.tokens.js';
 
 export { McpTool, type McpToolOptions } from './decorators/mcp-tool.decorator.js';
@@ -42,6 +44,14 @@ export { McpPromptRegistry } from './discovery/mcp-prompt.registry.js';
 export { McpResourceRegistry } from './discovery/mcp-resource.registry.js';
 export { McpRegistrar } from './discovery/mcp-registrar.js';
 export { McpResourceUpdates } from './discovery/mcp-resource-updates.js';
+export { McpEventBus, type McpEvent, type McpEventListener } from './events/mcp-event-bus.js';
+export { InProcessEventBus } from './events/in-process-event-bus.js';
+export {
+  McpSessionBackplane,
+  type SessionBackplaneHandlers,
+  type SharedSessionState,
+} from './legacy/mcp-session.backplane.js';
+export { LocalSessionBackplane } from './legacy/local-session.backplane.js';
 export { McpProgressReporter } from './dispatch/mcp-progress.reporter.js';
 export { McpClientLogger } from './dispatch/mcp-client.logger.js';
 export { McpAccessPolicy, type McpAccessTarget } from './dispatch/mcp-access-policy.js';

@@ -1,4 +1,4 @@
-import { Logger, Module, type Provider } from '@nestjs/common';
+import { Logger, Module, type Provider, type Type } from '@nestjs/common';
 import { DiscoveryModule, ModuleRef } from '@nestjs/core';
 import { AllowAllAccessPolicy } from './dispatch/allow-all.access-policy.js';
 import { McpAccessPolicy } from './dispatch/mcp-access-policy.js';
@@ -30,9 +30,16 @@ import { type McpModuleOptions, type ResolvedMcpOptions, resolveMcpOptions } fro
 import {
   INTEGRATION_ACCESS_POLICY,
   INTEGRATION_AUDIT_SINK,
+  INTEGRATION_EVENT_BUS,
   INTEGRATION_FLOW_STORE,
   INTEGRATION_PRINCIPAL_SOURCE,
+  INTEGRATION_SESSION_BACKPLANE,
 } from './mcp.tokens.js';
+import { InProcessEventBus } from './events/in-process-event-bus.js';
+import { ListChangeRelay } from './events/list-change.relay.js';
+import { McpEventBus } from './events/mcp-event-bus.js';
+import { LocalSessionBackplane } from './legacy/local-session.backplane.js';
+import { McpSessionBackplane } from './legacy/mcp-session.backplane.js';
 import { LoggerAuditSink, McpAuditSink } from './telemetry/mcp-audit.sink.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { McpFlowStore } from './mrtr/mcp-flow.store.js';
@@ -54,6 +61,27 @@ import { LegacySessionCodec } from './legacy/legacy-session.codec.js';
 import { LegacySessions } from './legacy/legacy-sessions.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
 
+/**
+ * A seam's provider: the application's own instance or class (`own` reads it from the options) wins
+ * over an integration module's binding of `integration`, which wins over `fallback`.
+ */
+function layered<T>(
+  provide: abstract new (...args: never[]) => T,
+  own: (options: ResolvedMcpOptions) => Type<T> | T | undefined,
+  integration: symbol,
+  fallback: (clock: McpClock) => T,
+): Provider {
+  return {
+    provide,
+    useFactory: async (options: ResolvedMcpOptions, moduleRef: ModuleRef, clock: McpClock, bound?: T) => {
+      const mine = own(options);
+      if (mine) return typeof mine === 'function' ? moduleRef.create(mine as Type<T>) : mine;
+      return bound ?? fallback(clock);
+    },
+    inject: [MCP_OPTIONS, ModuleRef, McpClock, { token: integration, optional: true }],
+  };
+}
+
 const seams: Provider[] = [
   { provide: MCP_OPTIONS, useFactory: (raw: McpModuleOptions) => resolveMcpOptions(raw), inject: [MCP_MODULE_OPTIONS] },
   { provide: McpClock, useClass: SystemClock },
@@ -69,42 +97,38 @@ const seams: Provider[] = [
       new AesGcmRequestStateCodec(options.mrtr, clock, new Logger('McpRequestState'), sealer),
     inject: [MCP_OPTIONS, McpClock, AesGcmTokenSealer],
   },
-  {
-    // The application's own source > an integration module's > the anonymous default,
-    // whatever order the modules are imported in.
-    provide: McpPrincipalSource,
-    useFactory: async (options: ResolvedMcpOptions, moduleRef: ModuleRef, integration?: McpPrincipalSource) => {
-      const own = options.principalSource;
-      if (own) return typeof own === 'function' ? moduleRef.create(own) : own;
-      return integration ?? new AnonymousPrincipalSource();
-    },
-    inject: [MCP_OPTIONS, ModuleRef, { token: INTEGRATION_PRINCIPAL_SOURCE, optional: true }],
-  },
-  {
-    // Same precedence as the principal source: the application's > an integration's > in memory.
-    provide: McpFlowStore,
-    useFactory: async (
-      options: ResolvedMcpOptions,
-      moduleRef: ModuleRef,
-      clock: McpClock,
-      integration?: McpFlowStore,
-    ) => {
-      const own = options.flowStore;
-      if (own) return typeof own === 'function' ? moduleRef.create(own) : own;
-      return integration ?? new InMemoryFlowStore(clock);
-    },
-    inject: [MCP_OPTIONS, ModuleRef, McpClock, { token: INTEGRATION_FLOW_STORE, optional: true }],
-  },
-  {
-    // Same precedence again: the application's > an integration's > a debug log line.
-    provide: McpAuditSink,
-    useFactory: async (options: ResolvedMcpOptions, moduleRef: ModuleRef, integration?: McpAuditSink) => {
-      const own = options.auditSink;
-      if (own) return typeof own === 'function' ? moduleRef.create(own) : own;
-      return integration ?? new LoggerAuditSink();
-    },
-    inject: [MCP_OPTIONS, ModuleRef, { token: INTEGRATION_AUDIT_SINK, optional: true }],
-  },
+  // Each seam: the application's own binding (an option) > an integration module's > the core
+  // default, whatever order the modules are imported in.
+  layered(
+    McpPrincipalSource,
+    (o) => o.principalSource,
+    INTEGRATION_PRINCIPAL_SOURCE,
+    () => new AnonymousPrincipalSource(),
+  ),
+  layered(
+    McpFlowStore,
+    (o) => o.flowStore,
+    INTEGRATION_FLOW_STORE,
+    (clock) => new InMemoryFlowStore(clock),
+  ),
+  layered(
+    McpAuditSink,
+    (o) => o.auditSink,
+    INTEGRATION_AUDIT_SINK,
+    () => new LoggerAuditSink(),
+  ),
+  layered(
+    McpEventBus,
+    (o) => o.eventBus,
+    INTEGRATION_EVENT_BUS,
+    () => new InProcessEventBus(),
+  ),
+  layered(
+    McpSessionBackplane,
+    (o) => o.sessionBackplane,
+    INTEGRATION_SESSION_BACKPLANE,
+    () => new LocalSessionBackplane(),
+  ),
   {
     provide: McpAccessPolicy,
     useFactory: (integration?: McpAccessPolicy) => integration ?? new AllowAllAccessPolicy(),
@@ -148,6 +172,7 @@ const methodGroups: Provider[] = [
     McpPromptRegistry,
     McpResourceRegistry,
     McpResourceUpdates,
+    ListChangeRelay,
     McpRegistrar,
     McpHandlerFactory,
     McpToolFactory,
@@ -181,6 +206,8 @@ const methodGroups: Provider[] = [
     McpClock,
     McpFlowStore,
     McpAuditSink,
+    McpEventBus,
+    McpSessionBackplane,
   ],
 })
 export class McpModule extends McpConfigurableModule {}

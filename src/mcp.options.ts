@@ -2,6 +2,8 @@ import type { Type } from '@nestjs/common';
 import type { McpPrincipalSource } from './mrtr/mcp-principal.source.js';
 import type { McpFlowStore } from './mrtr/mcp-flow.store.js';
 import type { McpAuditSink } from './telemetry/mcp-audit.sink.js';
+import type { McpEventBus } from './events/mcp-event-bus.js';
+import type { McpSessionBackplane } from './legacy/mcp-session.backplane.js';
 import type { CacheScope } from './protocol/wire-types.js';
 import type { McpProtocolEra } from './legacy/protocol-era.js';
 import type { ChangedQuestionPolicy } from './mrtr/replay-session.js';
@@ -131,6 +133,16 @@ export interface McpModuleOptions {
    * module's and over the default, which logs each event at debug level.
    */
   auditSink?: Type<McpAuditSink> | McpAuditSink;
+  /**
+   * The application's own event bus (list_changed and resource updates to every listening stream):
+   * it wins over an integration module's (e.g. Redis) and over the in-process default.
+   */
+  eventBus?: Type<McpEventBus> | McpEventBus;
+  /**
+   * The application's own backplane of 2025-era sessions (shared state, responses and session ends
+   * routed between nodes): it wins over an integration module's and over the default, which shares nothing.
+   */
+  sessionBackplane?: Type<McpSessionBackplane> | McpSessionBackplane;
 }
 
 /** Options after defaults were applied and validation passed. */
@@ -154,6 +166,8 @@ export interface ResolvedMcpOptions {
   readonly principalSource?: Type<McpPrincipalSource> | McpPrincipalSource;
   readonly flowStore?: Type<McpFlowStore> | McpFlowStore;
   readonly auditSink?: Type<McpAuditSink> | McpAuditSink;
+  readonly eventBus?: Type<McpEventBus> | McpEventBus;
+  readonly sessionBackplane?: Type<McpSessionBackplane> | McpSessionBackplane;
 }
 
 /** Thrown at startup when options are wrong; the message says what to set. */
@@ -246,5 +260,7 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
     principalSource: o.principalSource,
     flowStore: o.flowStore,
     auditSink: o.auditSink,
+    eventBus: o.eventBus,
+    sessionBackplane: o.sessionBackplane,
   };
 }

@@ -45,3 +45,18 @@ export const INTEGRATION_REQUEST_OBSERVER = Symbol.for('mocapi:integration-reque
  * @publicApi
  */
 export const INTEGRATION_AUDIT_SINK = Symbol.for('mocapi:integration-audit-sink');
+/**
+ * Integration slot for the `McpEventBus` that carries list_changed and resource updates to listening
+ * streams (e.g. Redis pub/sub, so every node hears them). An application's own `eventBus` option
+ * wins; with neither, events stay in the process.
+ *
+ * @publicApi
+ */
+export const INTEGRATION_EVENT_BUS = Symbol.for('mocapi:integration-event-bus');
+/**
+ * Integration slot for the `McpSessionBackplane` that shares 2025-era sessions between nodes (e.g.
+ * Redis). An application's own `sessionBackplane` option wins; with neither, nothing is shared.
+ *
+ * @publicApi
+ */
+export const INTEGRATION_SESSION_BACKPLANE = Symbol.for('mocapi:integration-session-backplane');

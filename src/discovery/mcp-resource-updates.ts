@@ -1,23 +1,26 @@
 import { Injectable } from '@nestjs/common';
+import { McpEventBus } from '../events/mcp-event-bus.js';
 
 type UpdateListener = (uri: string) => void;
 
 /**
- * Tells `subscriptions/listen` streams that a resource changed: call `notifyUpdated(uri)` and
- * every stream subscribed to that URI gets `notifications/resources/updated`.
+ * Tells `subscriptions/listen` streams (and 2025-era sessions subscribed with `resources/subscribe`)
+ * that a resource changed: call `notifyUpdated(uri)` and every stream subscribed to that URI gets
+ * `notifications/resources/updated` — on every node when the {@link McpEventBus} is shared.
  *
  * @publicApi
  */
 @Injectable()
 export class McpResourceUpdates {
-  private readonly listeners = new Set<UpdateListener>();
+  constructor(private readonly bus: McpEventBus) {}
 
   notifyUpdated(uri: string): void {
-    for (const listener of this.listeners) listener(uri);
+    this.bus.publish({ kind: 'resource_updated', uri });
   }
 
   onUpdated(listener: UpdateListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.bus.subscribe((event) => {
+      if (event.kind === 'resource_updated') listener(event.uri);
+    });
   }
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { McpDispatcher } from '../dispatch/mcp.dispatcher.js';
 import type { McpInbound } from '../dispatch/mcp-inbound.js';
@@ -9,18 +8,11 @@ import type { McpExchange } from '../protocol/mcp-exchange.js';
 import type { InputRequest } from '../protocol/wire-types.js';
 import type { LegacyChannel, LegacySession } from './legacy-channel.js';
 import { LegacyInputError } from './legacy-input.error.js';
+import { nextPushId } from './push-ids.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 
 /** Revisions before this one know no elicitation `mode` (form was the only kind). */
 const FIRST_VERSION_WITH_ELICITATION_MODES = '2025-11-25';
-
-/**
- * Ids of pushed requests: a random prefix per process and a counter, so two nodes never hand out
- * the same id — an answer that reaches the wrong node finds nothing waiting (400) instead of
- * settling another call's question.
- */
-const PUSH_ID_PREFIX = `mocapi-${randomBytes(6).toString('base64url')}-`;
-let pushCounter = 0;
 
 /**
  * Serves MRTR calls to 2025-era clients with the very same replay engine: when a round ends with
@@ -94,7 +86,7 @@ export class InputPushShim {
     channel: LegacyChannel,
     signal: AbortSignal,
   ): Promise<Record<string, unknown>> {
-    const id = `${PUSH_ID_PREFIX}${++pushCounter}`;
+    const id = nextPushId();
     const { pending } = session.state;
     const timeoutMs = this.options.legacy.inputRoundTimeoutMs;
     return new Promise<Record<string, unknown>>((resolve, reject) => {

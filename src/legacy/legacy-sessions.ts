@@ -1,17 +1,19 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { McpPromptRegistry } from '../discovery/mcp-prompt.registry.js';
-import { McpResourceRegistry } from '../discovery/mcp-resource.registry.js';
-import { McpResourceUpdates } from '../discovery/mcp-resource-updates.js';
-import { McpToolRegistry } from '../discovery/mcp-tool.registry.js';
+import { McpEventBus } from '../events/mcp-event-bus.js';
 import { MCP_OPTIONS } from '../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { McpClock } from '../mrtr/mcp-clock.js';
+import type { LoggingLevel } from '../protocol/wire-types.js';
 import { LegacySessionState } from './legacy-session.state.js';
+import { McpSessionBackplane, type SharedSessionState } from './mcp-session.backplane.js';
+import { answerPush } from './push-answer.js';
 
 /**
  * This node's mutable state of 2025-era sessions, by session id: bounded (the least recently used
  * idle states go first) and remembering ended sessions for as long as their ids would be valid.
- * It also carries list_changed and resource updates to the sessions' streams.
+ * It also carries list_changed and resource updates to the sessions' streams, and keeps what every
+ * node must agree on (ended, log level, subscriptions, answers to pushed requests) in step through
+ * the {@link McpSessionBackplane}.
  */
 @Injectable()
 export class LegacySessions implements OnModuleInit, OnModuleDestroy {
@@ -23,19 +25,28 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly clock: McpClock,
-    private readonly tools: McpToolRegistry,
-    private readonly prompts: McpPromptRegistry,
-    private readonly resources: McpResourceRegistry,
-    private readonly updates: McpResourceUpdates,
+    private readonly bus: McpEventBus,
+    private readonly backplane: McpSessionBackplane,
   ) {}
 
   onModuleInit(): void {
     this.unsubscribe.push(
-      this.tools.onChange(() => this.broadcast('notifications/tools/list_changed')),
-      this.prompts.onChange(() => this.broadcast('notifications/prompts/list_changed')),
-      this.resources.onChange(() => this.broadcast('notifications/resources/list_changed')),
-      this.updates.onUpdated((uri) => this.resourceUpdated(uri)),
+      this.bus.subscribe((event) => {
+        if (event.kind === 'resource_updated') this.resourceUpdated(event.uri);
+        else this.broadcast(`notifications/${event.list}/list_changed`);
+      }),
     );
+    this.backplane.attach({
+      deliver: (id, message) => {
+        const state = this.states.get(id);
+        return state !== undefined && answerPush(state, message, this.options.maxJsonDepth);
+      },
+      ended: (id) => this.endHere(id, 'The client ended the session'),
+      changed: (id, shared) => {
+        const state = this.states.get(id);
+        if (state) apply(state, shared);
+      },
+    });
   }
 
   onModuleDestroy(): void {
@@ -67,8 +78,51 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
     return this.ended.has(id);
   }
 
-  /** Ends a session on this node: its streams close, its calls abort, its id is refused from now on. */
-  end(id: string, reason = 'The session was ended'): void {
+  /**
+   * The state of a live session with what the nodes share about it brought up to date, or undefined
+   * when the session was ended (here or on another node).
+   */
+  async open(id: string): Promise<LegacySessionState | undefined> {
+    if (this.ended.has(id)) return undefined;
+    const shared = await this.backplane.load(id);
+    if (shared?.ended) {
+      this.endHere(id, 'The client ended the session');
+      return undefined;
+    }
+    const state = this.state(id);
+    if (shared) apply(state, shared);
+    return state;
+  }
+
+  /** Ends a session on every node: its streams close, its calls abort, its id is refused from now on. */
+  async end(id: string, reason = 'The session was ended'): Promise<void> {
+    this.endHere(id, reason);
+    await this.backplane.end(id);
+  }
+
+  /** `logging/setLevel`, here and for the other nodes. */
+  async setLogLevel(state: LegacySessionState, level: LoggingLevel): Promise<void> {
+    state.logLevel = level;
+    await this.backplane.setLogLevel(state.id, level);
+  }
+
+  /** `resources/subscribe` (or `unsubscribe`), here and for the other nodes. */
+  async setSubscribed(state: LegacySessionState, uri: string, subscribed: boolean): Promise<void> {
+    if (subscribed) state.subscriptions.add(uri);
+    else state.subscriptions.delete(uri);
+    await this.backplane.setSubscribed(state.id, uri, subscribed);
+  }
+
+  /**
+   * Hands a client's response to the pushed request it answers, here or on the node that pushed it;
+   * false when none is waiting for it.
+   */
+  async respond(state: LegacySessionState, message: Record<string, unknown>): Promise<boolean> {
+    if (answerPush(state, message, this.options.maxJsonDepth)) return true;
+    return this.backplane.forward(state.id, message);
+  }
+
+  private endHere(id: string, reason: string): void {
     this.states.get(id)?.end(reason);
     this.states.delete(id);
     this.ended.set(id, this.clock.now());
@@ -107,4 +161,11 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
       this.ended.delete(id);
     }
   }
+}
+
+/** Takes over what the nodes share about a session. */
+function apply(state: LegacySessionState, shared: SharedSessionState): void {
+  state.logLevel = shared.logLevel ?? state.logLevel;
+  state.subscriptions.clear();
+  for (const uri of shared.subscriptions) state.subscriptions.add(uri);
 }

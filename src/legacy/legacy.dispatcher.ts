@@ -23,6 +23,8 @@ import type { ClientCapabilities, Implementation, ServerCapabilities } from '../
 import { InputPushShim } from './input-push.shim.js';
 import type { LegacyChannel, LegacySession } from './legacy-channel.js';
 import { LegacyInputError } from './legacy-input.error.js';
+import { LegacySessions } from './legacy-sessions.js';
+import { answerPush } from './push-answer.js';
 import { CallCancellation } from './call-cancellation.js';
 import { toLegacyResult } from './legacy-result.js';
 import type { LegacySessionClaims } from './legacy-session.js';
@@ -72,6 +74,7 @@ export class LegacyDispatcher {
     private readonly shim: InputPushShim,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly telemetry: McpTelemetry,
+    private readonly sessions: LegacySessions,
   ) {}
 
   /** The capabilities `initialize` announces: what is registered, plus logging (setLevel is served). */
@@ -192,27 +195,7 @@ export class LegacyDispatcher {
 
   /** Hands a client's response to the pushed request it answers; false when none is waiting for it. */
   response(message: Record<string, unknown>, session: LegacySession): boolean {
-    const id = message['id'];
-    if (typeof id !== 'string') return false;
-    const push = session.state.pending.get(id);
-    if (!push) return false;
-    const problem = jsonBoundsProblem(message['result'] ?? message['error'], this.options.maxJsonDepth);
-    if (problem) {
-      push.reject(new LegacyInputError(`The client's answer to ${push.method} ${problem}.`));
-      return true;
-    }
-    if (isJsonObject(message['result'])) {
-      push.resolve(message['result']);
-    } else {
-      const error = isJsonObject(message['error']) ? message['error'] : {};
-      const detail = typeof error['message'] === 'string' ? `: ${error['message']}` : '';
-      push.reject(
-        new LegacyInputError(
-          `The client answered ${push.method} with an error (${String(error['code'] ?? 'no code')}${detail}).`,
-        ),
-      );
-    }
-    return true;
+    return answerPush(session.state, message, this.options.maxJsonDepth);
   }
 
   private async answer(
@@ -235,7 +218,7 @@ export class LegacyDispatcher {
           throw McpError.invalidParams(
             'params.level must be a logging level (debug, info, notice, warning, error, ...)',
           );
-        session.state.logLevel = params['level'];
+        await this.sessions.setLogLevel(session.state, params['level']);
         return {};
       }
       case 'resources/subscribe':
@@ -243,8 +226,7 @@ export class LegacyDispatcher {
         if (this.resources.size === 0) throw McpError.methodNotFound(method);
         const uri = params['uri'];
         if (typeof uri !== 'string') throw McpError.invalidParams('params.uri must be a string');
-        if (method === 'resources/subscribe') session.state.subscriptions.add(uri);
-        else session.state.subscriptions.delete(uri);
+        await this.sessions.setSubscribed(session.state, uri, method === 'resources/subscribe');
         return {};
       }
     }

@@ -92,7 +92,7 @@ ${balance === 'session-hash' ? '    hash $http_mcp_session_id consistent;\n' : '
 
 /** A real nginx on 127.0.0.1 in front of the given upstream ports (round robin unless told otherwise), buffering off. */
 export async function startNginx(upstreamPorts: number[], options: BalancerOptions = {}): Promise<Balancer> {
-  if (!NGINX) throw new Error('nginx is not installed: run scripts/ensure-nginx.sh (npm test does it for you)');
+  if (!NGINX) throw new Error('nginx is not installed: run scripts/ensure-test-servers.sh (npm test does it for you)');
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'mocapi-nginx-'));
   const config = nginxConfig(dir, port, upstreamPorts, options);

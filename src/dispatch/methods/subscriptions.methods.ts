@@ -1,14 +1,18 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { McpPromptRegistry } from '../../discovery/mcp-prompt.registry.js';
-import { McpResourceRegistry } from '../../discovery/mcp-resource.registry.js';
-import { McpResourceUpdates } from '../../discovery/mcp-resource-updates.js';
-import { McpToolRegistry } from '../../discovery/mcp-tool.registry.js';
+import { McpEventBus } from '../../events/mcp-event-bus.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import type { McpExchange } from '../../protocol/mcp-exchange.js';
 import { McpMethod } from '../../protocol/mcp-methods.js';
 import { META_SUBSCRIPTION_ID } from '../../protocol/meta-keys.js';
 import type { McpMethodGroup, MethodHandler } from '../method-handler.js';
 import { ResultStamp } from '../result-stamp.js';
+
+/** Which filter flag asks for each list's list_changed. */
+const LIST_FILTERS = {
+  tools: 'toolsListChanged',
+  prompts: 'promptsListChanged',
+  resources: 'resourcesListChanged',
+} as const;
 
 interface SubscriptionFilter {
   toolsListChanged?: true;
@@ -28,10 +32,7 @@ export class SubscriptionsMethods implements McpMethodGroup, OnModuleDestroy {
   private readonly open = new Set<() => void>();
 
   constructor(
-    private readonly tools: McpToolRegistry,
-    private readonly prompts: McpPromptRegistry,
-    private readonly resources: McpResourceRegistry,
-    private readonly updates: McpResourceUpdates,
+    private readonly bus: McpEventBus,
     private readonly stamp: ResultStamp,
   ) {}
 
@@ -55,18 +56,14 @@ export class SubscriptionsMethods implements McpMethodGroup, OnModuleDestroy {
       exchange.notify({ jsonrpc: '2.0', method, params: { ...params, _meta: meta } });
 
     send('notifications/subscriptions/acknowledged', { notifications: filter });
-    const unsubscribe: Array<() => void> = [];
-    if (filter.toolsListChanged) unsubscribe.push(this.tools.onChange(() => send('notifications/tools/list_changed')));
-    if (filter.promptsListChanged)
-      unsubscribe.push(this.prompts.onChange(() => send('notifications/prompts/list_changed')));
-    if (filter.resourcesListChanged)
-      unsubscribe.push(this.resources.onChange(() => send('notifications/resources/list_changed')));
-    if (filter.resourceSubscriptions) {
-      const uris = new Set(filter.resourceSubscriptions);
-      unsubscribe.push(
-        this.updates.onUpdated((uri) => uris.has(uri) && send('notifications/resources/updated', { uri })),
-      );
-    }
+    const uris = new Set(filter.resourceSubscriptions ?? []);
+    const unsubscribe = this.bus.subscribe((event) => {
+      if (event.kind === 'resource_updated') {
+        if (uris.has(event.uri)) send('notifications/resources/updated', { uri: event.uri });
+      } else if (filter[LIST_FILTERS[event.list]]) {
+        send(`notifications/${event.list}/list_changed`);
+      }
+    });
 
     await new Promise<void>((resolve) => {
       const end = () => {
@@ -77,7 +74,7 @@ export class SubscriptionsMethods implements McpMethodGroup, OnModuleDestroy {
       this.open.add(end);
       exchange.signal.addEventListener('abort', end, { once: true });
     });
-    for (const off of unsubscribe) off();
+    unsubscribe();
     return this.stamp.complete({ _meta: meta });
   }
 }

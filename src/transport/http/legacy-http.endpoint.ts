@@ -21,7 +21,7 @@ const KEEP_ALIVE_MS = 25_000;
  * unknown, tampered, expired or ended → 404, opened by another principal → 403); posted
  * notifications and responses get 202; a request's answer is JSON, or an SSE stream when it sends
  * notifications or asks the client for input; GET opens the session's stream for list_changed and
- * resource updates; DELETE ends the session on this node.
+ * resource updates; DELETE ends the session (on every node, with a shared `McpSessionBackplane`).
  */
 @Injectable()
 export class LegacyHttpEndpoint {
@@ -44,10 +44,10 @@ export class LegacyHttpEndpoint {
     const method = message['method'];
     if (method === 'initialize') return this.initialize(writer, message, transport);
 
-    const session = this.session(req, writer, transport);
+    const session = await this.session(req, writer, transport);
     if (!session) return;
     if (method === undefined) {
-      if (this.legacy.response(message, session)) return writer.plain(202, {});
+      if (await this.sessions.respond(session.state, message)) return writer.plain(202, {});
       this.logger.debug(`Refused a response for unknown request ${JSON.stringify(message['id'])} in a session`);
       return writer.refuse(
         400,
@@ -85,12 +85,12 @@ export class LegacyHttpEndpoint {
   }
 
   /** GET: the session's standalone SSE stream. */
-  get(req: IncomingMessage, res: ServerResponse): void {
+  async get(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const writer = new ResponseWriter(res);
     if (!acceptsEventStream(req.headers.accept, true)) {
       return writer.refuse(406, 'Not acceptable: the session stream needs Accept: text/event-stream');
     }
-    const session = this.session(req, writer, { kind: 'http', request: req });
+    const session = await this.session(req, writer, { kind: 'http', request: req });
     if (!session) return;
     res.writeHead(200, SSE_HEADERS);
     res.write(': stream open\n\n');
@@ -110,12 +110,12 @@ export class LegacyHttpEndpoint {
     });
   }
 
-  /** DELETE: ends the session here; its id is refused (404) from now on. */
-  delete(req: IncomingMessage, res: ServerResponse): void {
+  /** DELETE: ends the session (on every node when a backplane is shared); its id is refused (404) from now on. */
+  async delete(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const writer = new ResponseWriter(res);
-    const session = this.session(req, writer, { kind: 'http', request: req });
+    const session = await this.session(req, writer, { kind: 'http', request: req });
     if (!session) return;
-    this.sessions.end(session.claims.id, 'The client ended the session');
+    await this.sessions.end(session.claims.id, 'The client ended the session');
     writer.plain(200, {});
   }
 
@@ -134,11 +134,11 @@ export class LegacyHttpEndpoint {
   }
 
   /** The request's session, or undefined once the refusal was written. */
-  private session(
+  private async session(
     req: IncomingMessage,
     writer: ResponseWriter,
     transport: McpTransportInfo,
-  ): LegacySession | undefined {
+  ): Promise<LegacySession | undefined> {
     const version = req.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !LEGACY_PROTOCOL_VERSIONS.includes(version.trim())) {
       writer.refuse(
@@ -161,7 +161,12 @@ export class LegacyHttpEndpoint {
       writer.refuse(403, 'Forbidden: this session was opened by another principal');
       return undefined;
     }
-    return { claims, state: this.sessions.state(claims.id) };
+    const state = await this.sessions.open(claims.id);
+    if (!state) {
+      writer.refuse(404, 'Session not found: it expired or was ended; send initialize to start a new one');
+      return undefined;
+    }
+    return { claims, state };
   }
 }
 

@@ -63,8 +63,8 @@ export class McpHttpHandler {
       if (!this.admitted(req, writer)) return;
       if (this.authenticator) await this.authenticator.authenticate(req, res);
       if (writer.closed) return;
-      if (req.method === 'DELETE') this.legacy.delete(req, res);
-      else this.legacy.get(req, res);
+      if (req.method === 'DELETE') await this.legacy.delete(req, res);
+      else await this.legacy.get(req, res);
     } catch (error) {
       this.unexpected(writer, error);
     }
@@ -174,6 +174,9 @@ export class McpHttpHandler {
 
   private unexpected(writer: ResponseWriter, error: unknown): void {
     if (error instanceof McpHttpChallenge) return writer.plain(error.status, error.headers, error.body);
+    // A shared store that could not answer (e.g. McpUnavailableException): its status and headers.
+    if (error instanceof McpError)
+      return writer.respond(error.httpStatus, failure(null, error).response, error.httpHeaders);
     this.logger.error(
       'Unexpected failure in the MCP HTTP endpoint',
       error instanceof Error ? error.stack : String(error),

@@ -1,0 +1,29 @@
+/**
+ * Something every listener of every node should hear about: a list changed (it drives
+ * `notifications/{tools,prompts,resources}/list_changed`), or a resource was updated (it drives
+ * `notifications/resources/updated` to the streams subscribed to its URI).
+ *
+ * @publicApi
+ */
+export type McpEvent =
+  | { readonly kind: 'list_changed'; readonly list: 'tools' | 'prompts' | 'resources' }
+  | { readonly kind: 'resource_updated'; readonly uri: string };
+
+/** Hears every published {@link McpEvent}. */
+export type McpEventListener = (event: McpEvent) => void;
+
+/**
+ * Carries {@link McpEvent}s to the `subscriptions/listen` streams and 2025-era session streams. An
+ * abstract class, so DI can swap it: the default delivers within this process; an integration module
+ * (e.g. `@mocapi/nestjs/redis`) carries events to every node, so a stream open on one node hears of
+ * an update raised on another.
+ *
+ * @publicApi
+ */
+export abstract class McpEventBus {
+  /** Delivers `event` once to every listener, on this node at once and on the others when shared. */
+  abstract publish(event: McpEvent): void;
+
+  /** Adds a listener; the returned function removes it. */
+  abstract subscribe(listener: McpEventListener): () => void;
+}
