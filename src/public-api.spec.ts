@@ -14,6 +14,7 @@ const ENTRIES: Record<string, string> = {
   oauth2: 'oauth2/index.ts',
   opentelemetry: 'opentelemetry/index.ts',
   throttler: 'throttler/index.ts',
+  redis: 'redis/index.ts',
   testing: 'testing/index.ts',
 };
 

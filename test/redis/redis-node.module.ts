@@ -1,0 +1,112 @@
+import { Injectable, Module, type DynamicModule } from '@nestjs/common';
+import { SkipThrottle, Throttle } from '@nestjs/throttler';
+import { ElicitationContext, McpModule, McpRegistrar, McpResource, McpTool } from '../../src/index.js';
+import { McpRedisModule, RedisThrottlerStorage } from '../../src/redis/index.js';
+import { McpThrottlerModule } from '../../src/throttler/index.js';
+
+/** What one node of the Redis e2e is told by its parent (environment variables of the child). */
+export interface RedisNodeSettings {
+  readonly name: string;
+  readonly redisUrl: string;
+  readonly keyPrefix: string;
+  /** `limited` allows this many calls per `rateTtlMs` (over all nodes, since the counter is in Redis). */
+  readonly rateLimit: number;
+  readonly rateTtlMs: number;
+  readonly flowClaimTtlMs: number;
+}
+
+export const SHARED_SECRETS = ['redis-multi-node-secret-0123456789-abcdefghijklmnop'];
+export const MOTD = 'test://motd';
+
+/** This node's name, for the tools. */
+export class NodeName {
+  constructor(readonly name: string) {}
+}
+
+/** Tools that say which node ran them; `place_order` prints `RAN <flowId> <node>` to stdout when its side effect happens. */
+@SkipThrottle()
+@Injectable()
+class NodeTools {
+  constructor(
+    private readonly elicitation: ElicitationContext,
+    private readonly registrar: McpRegistrar,
+    private readonly node: NodeName,
+  ) {}
+
+  @McpTool({ name: 'whoami', description: 'Names the node that ran it' })
+  whoami(): string {
+    return this.node.name;
+  }
+
+  @McpTool({ name: 'touch', description: 'Raises an update of test://motd on this node' })
+  touch(): string {
+    this.registrar.notifyResourceUpdated(MOTD);
+    return this.node.name;
+  }
+
+  @McpTool({ name: 'add_tool', description: 'Registers an extra tool on this node (a list change)' })
+  addTool(): string {
+    const name = `extra_${this.node.name}_${Date.now()}`;
+    this.registrar.addTool({ extra: () => 'extra' }, 'extra', { name, description: 'Added at run time' });
+    return name;
+  }
+
+  @McpTool({ name: 'place_order', description: 'Confirms, then places an order once per flow', exactlyOnce: true })
+  async placeOrder(): Promise<{ flowId: string; node: string; placed: boolean }> {
+    const answer = await this.elicitation.elicit('Place the order?', (s) => s.boolean('ok'));
+    const { flowId } = this.elicitation;
+    if (answer.action !== 'accept' || !answer.content.ok) return { flowId, node: this.node.name, placed: false };
+    // A slow side effect widens the window in which concurrent copies overlap.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    process.stdout.write(`RAN ${flowId} ${this.node.name}\n`);
+    return { flowId, node: this.node.name, placed: true };
+  }
+
+  @McpTool({ name: 'survey', description: 'Asks two questions' })
+  async survey(): Promise<string> {
+    const name = await this.elicitation.elicit('Your name?', (s) => s.string('name'));
+    const city = await this.elicitation.elicit('Your city?', (s) => s.string('city'));
+    if (name.action !== 'accept' || city.action !== 'accept') return 'incomplete';
+    return `${name.content.name} from ${city.content.city} (completed by ${this.node.name})`;
+  }
+
+  @McpResource({ uri: MOTD, name: 'motd', description: 'Message of the day', mimeType: 'text/plain' })
+  motd(): string {
+    return 'Bonjour';
+  }
+}
+
+/** Throttled apart: the module's own limit is out of reach, `limited` has the test's. */
+@Injectable()
+class LimitedTools {
+  @McpTool({ name: 'limited', description: 'Rate limited across all nodes' })
+  limited(): string {
+    return 'ok';
+  }
+}
+
+/** One node: McpModule, McpRedisModule, and the throttler on Redis storage. */
+export function redisNodeModule(settings: RedisNodeSettings): DynamicModule {
+  Throttle({ default: { limit: settings.rateLimit, ttl: settings.rateTtlMs } })(LimitedTools);
+  @Module({
+    imports: [
+      McpModule.forRoot({ name: 'redis-multi-node', version: '1.0.0', mrtr: { secrets: SHARED_SECRETS } }),
+      McpRedisModule.forRoot({
+        connection: settings.redisUrl,
+        keyPrefix: settings.keyPrefix,
+        commandTimeoutMs: 1000,
+        flowClaimTtlMs: settings.flowClaimTtlMs,
+      }),
+      McpThrottlerModule.forRootAsync({
+        inject: [RedisThrottlerStorage],
+        useFactory: (storage: RedisThrottlerStorage) => ({
+          throttlers: [{ name: 'default', limit: 1_000_000_000, ttl: 60_000 }],
+          storage,
+        }),
+      }),
+    ],
+    providers: [NodeTools, LimitedTools, { provide: NodeName, useValue: new NodeName(settings.name) }],
+  })
+  class RedisNodeModule {}
+  return { module: RedisNodeModule };
+}

@@ -1,0 +1,77 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+
+const REDIS_SERVER = ['/usr/bin/redis-server', '/usr/local/bin/redis-server', '/usr/sbin/redis-server'].find((p) =>
+  existsSync(p),
+);
+
+/** A real redis-server on 127.0.0.1, without persistence, owned by the test. */
+export interface RedisServer {
+  readonly port: number;
+  readonly url: string;
+  /** Stops it (SIGKILL: as abrupt as an outage gets). */
+  stop(): Promise<void>;
+  /** Starts it again on the same port (empty: nothing was persisted). */
+  restart(): Promise<void>;
+}
+
+/** A port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Sends PING over a raw socket; true on +PONG. */
+function ping(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    socket.setTimeout(500, () => socket.destroy());
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => {
+      resolve(data.toString().startsWith('+PONG'));
+      socket.end();
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('close', () => resolve(false));
+  });
+}
+
+/**
+ * Spawns `redis-server --port <free> --bind 127.0.0.1 --save '' --appendonly no` and waits for PONG.
+ * Debian's `redis-server` package; `npm test` installs it (scripts/ensure-test-servers.sh).
+ */
+export async function startRedis(): Promise<RedisServer> {
+  if (!REDIS_SERVER) throw new Error('redis-server is not installed: run scripts/ensure-test-servers.sh');
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  let stderr = '';
+  const launch = async () => {
+    child = spawn(
+      REDIS_SERVER,
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    for (let attempt = 0; !(await ping(port)); attempt++) {
+      if (attempt > 100 || child.exitCode !== null) throw new Error(`redis-server did not start: ${stderr}`);
+      await delay(50);
+    }
+  };
+  const stop = async () => {
+    const running = child;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGKILL');
+    await exited;
+  };
+  await launch();
+  return { port, url: `redis://127.0.0.1:${port}`, stop, restart: launch };
+}
