@@ -79,6 +79,8 @@ export { InputRequiredInterceptor } from './mrtr/input-required.interceptor.js';
 export { McpAuditSink } from './telemetry/mcp-audit.sink.js';
 export type { McpAuditEvent } from './telemetry/mcp-audit-event.js';
 export type { McpRequestObserver } from './telemetry/mcp-request-observer.js';
+export { McpObserver } from './telemetry/mcp-observer.decorator.js';
+export type { McpSessionEnd } from './telemetry/mcp-session-end.js';
 export type { McpRequestOutcome, McpRequestTrace } from './telemetry/mcp-request-trace.js';
 
 export { McpHttpAuthenticator } from './transport/http/mcp-http-authenticator.js';

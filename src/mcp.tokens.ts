@@ -32,8 +32,9 @@ export const INTEGRATION_HTTP_AUTHENTICATOR = Symbol.for('mocapi:integration-htt
  */
 export const INTEGRATION_FLOW_STORE = Symbol.for('mocapi:integration-flow-store');
 /**
- * Integration slot for an `McpRequestObserver` that watches every MCP request (e.g.
- * `McpOpenTelemetryModule`'s spans and metrics). It runs in addition to the audit sink.
+ * Integration slot for one `McpRequestObserver` that watches every MCP request. It runs in addition
+ * to the audit sink and to every provider marked `@McpObserver()` (the way to register several,
+ * e.g. `McpOpenTelemetryModule`'s and the application's own); this slot's observer is outermost.
  *
  * @publicApi
  */

@@ -8,6 +8,14 @@ export interface LegacyStream {
   close(): void;
 }
 
+/** When and how a session was opened (its sealed claims, or the stdio connection's initialize). */
+export interface LegacySessionOpening {
+  readonly transport: 'http' | 'stdio';
+  readonly protocolVersion: string;
+  /** ms since the epoch. */
+  readonly issuedAt: number;
+}
+
 /** A server-to-client request waiting for the client's response. */
 export interface PendingPush {
   readonly method: string;
@@ -29,6 +37,8 @@ export class LegacySessionState {
   readonly pending = new Map<string, PendingPush>();
   /** By the JSON of the client's request id, for `notifications/cancelled`. */
   readonly calls = new Map<string, CallCancellation>();
+  /** What the session-duration metric needs of the session, once this node served it. */
+  opened?: LegacySessionOpening;
 
   constructor(readonly id: string) {}
 

@@ -1,9 +1,10 @@
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import { McpEventBus } from '../events/mcp-event-bus.js';
 import { MCP_OPTIONS } from '../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { McpClock } from '../mrtr/mcp-clock.js';
 import type { LoggingLevel } from '../protocol/wire-types.js';
+import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { LegacySessionState } from './legacy-session.state.js';
 import { McpSessionBackplane, type SharedSessionState } from './mcp-session.backplane.js';
 import { answerPush } from './push-answer.js';
@@ -27,6 +28,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
     private readonly clock: McpClock,
     private readonly bus: McpEventBus,
     private readonly backplane: McpSessionBackplane,
+    @Optional() private readonly telemetry?: McpTelemetry,
   ) {}
 
   onModuleInit(): void {
@@ -51,7 +53,10 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
 
   onModuleDestroy(): void {
     for (const off of this.unsubscribe) off();
-    for (const state of this.states.values()) state.end('The MCP server is shutting down');
+    for (const state of this.states.values()) {
+      state.end('The MCP server is shutting down');
+      this.reportEnded(state);
+    }
     this.states.clear();
   }
 
@@ -96,6 +101,9 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
 
   /** Ends a session on every node: its streams close, its calls abort, its id is refused from now on. */
   async end(id: string, reason = 'The session was ended'): Promise<void> {
+    // Counted once, by the node the client ended it on (not by those the backplane tells).
+    const state = this.states.get(id);
+    if (state) this.reportEnded(state);
     this.endHere(id, reason);
     await this.backplane.end(id);
   }
@@ -129,10 +137,35 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
     this.pruneEnded();
   }
 
-  /** Forgets a connection-scoped session (stdio) without remembering it as ended. */
-  release(id: string): void {
-    this.states.get(id)?.end('The connection closed');
+  /**
+   * Forgets a connection-scoped session (stdio) without remembering it as ended; `errorType` says
+   * why the connection failed, if it did.
+   */
+  release(id: string, errorType?: string): void {
+    const state = this.states.get(id);
+    state?.end('The connection closed');
     this.states.delete(id);
+    if (state) this.reportEnded(state, errorType);
+  }
+
+  /**
+   * Reports a session this node served as ended (`mcp.server.session.duration`). One past its
+   * lifetime ended at its expiry. A state evicted while idle is not an ended session.
+   */
+  private reportEnded(state: LegacySessionState, errorType?: string): void {
+    const opened = state.opened;
+    if (!opened || !this.telemetry) return;
+    state.opened = undefined;
+    const expiry = opened.transport === 'http' ? opened.issuedAt + this.options.legacy.sessionTtlMs : Infinity;
+    const end = Math.min(this.clock.now(), expiry);
+    this.telemetry.sessionEnded({
+      sessionId: state.id,
+      transport: opened.transport,
+      protocolVersion: opened.protocolVersion,
+      startedAt: opened.issuedAt,
+      durationMs: Math.max(0, end - opened.issuedAt),
+      ...(errorType !== undefined && { errorType }),
+    });
   }
 
   private broadcast(method: string): void {

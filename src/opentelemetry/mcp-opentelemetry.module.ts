@@ -1,5 +1,4 @@
-import { type DynamicModule, Global, Module } from '@nestjs/common';
-import { INTEGRATION_REQUEST_OBSERVER } from '../mcp.tokens.js';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { McpOpenTelemetryObserver } from './mcp-opentelemetry.observer.js';
 
 /** Options of {@link McpOpenTelemetryModule.forRoot}. */
@@ -11,7 +10,8 @@ export interface McpOpenTelemetryOptions {
 /**
  * Traces and measures every MCP request with OpenTelemetry (see {@link McpOpenTelemetryObserver}),
  * through `@opentelemetry/api`: register an SDK (tracer, meter and a W3C propagator) before the
- * application is created. It runs beside the audit sink, whatever the import order.
+ * application is created. Its observer (an `@McpObserver()` provider) runs beside the audit sink and
+ * the application's own observers, whatever the import order.
  *
  * ```ts
  * imports: [McpModule.forRoot({ ... }), McpOpenTelemetryModule.forRoot()]
@@ -19,7 +19,6 @@ export interface McpOpenTelemetryOptions {
  *
  * @publicApi
  */
-@Global()
 @Module({})
 export class McpOpenTelemetryModule {
   static forRoot(options: McpOpenTelemetryOptions = {}): DynamicModule {
@@ -27,11 +26,11 @@ export class McpOpenTelemetryModule {
       module: McpOpenTelemetryModule,
       providers: [
         {
-          provide: INTEGRATION_REQUEST_OBSERVER,
+          provide: McpOpenTelemetryObserver,
           useFactory: () => new McpOpenTelemetryObserver(options.instrumentationVersion),
         },
       ],
-      exports: [INTEGRATION_REQUEST_OBSERVER],
+      exports: [McpOpenTelemetryObserver],
     };
   }
 }

@@ -12,8 +12,10 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import { performance } from 'node:perf_hooks';
+import { McpObserver } from '../telemetry/mcp-observer.decorator.js';
 import type { McpRequestObserver } from '../telemetry/mcp-request-observer.js';
 import type { McpRequestOutcome, McpRequestTrace } from '../telemetry/mcp-request-trace.js';
+import type { McpSessionEnd } from '../telemetry/mcp-session-end.js';
 import type { InputRequest } from '../protocol/wire-types.js';
 
 const SCOPE = '@mocapi/nestjs';
@@ -29,13 +31,17 @@ const META_GETTER: TextMapGetter<Record<string, unknown>> = {
 
 /** Buckets of the MCP semantic conventions for `mcp.server.operation.duration` (seconds). */
 const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
+/** Sessions last minutes to hours: the same advice up to 300 s, then up to a day. */
+const SESSION_BUCKETS = [...DURATION_BUCKETS, 600, 1800, 3600, 7200, 14_400, 43_200, 86_400];
 
 /**
  * Spans and metrics of the OpenTelemetry MCP semantic conventions, through `@opentelemetry/api`
  * only: one SERVER span per request, active while the handler runs (the handler's own spans nest
  * under it), its parent taken from `params._meta.traceparent` / `tracestate`, and the
- * `mcp.server.operation.duration` histogram. Without a registered SDK the API's no-op tracer answers
- * and no attribute is built.
+ * `mcp.server.operation.duration` histogram; for each 2025-era session that ends on this node, the
+ * `mcp.server.session.duration` histogram (`mcp.protocol.version`, `network.transport`, `error.type`
+ * when it ended in error). Without a registered SDK the API's no-op tracer answers and no attribute
+ * is built.
  *
  * Attributes beyond the conventions: `mcp.outcome` (`complete`, `input_required`, `tool_error`,
  * `protocol_error`, `rejected_request_state`, `rate_limited`, `cancelled`), `mcp.input_requests`
@@ -45,17 +51,34 @@ const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 
  *
  * @publicApi
  */
+@McpObserver()
 export class McpOpenTelemetryObserver implements McpRequestObserver {
   private readonly tracer: Tracer;
   private readonly duration: Histogram;
+  private readonly sessionDuration: Histogram;
 
   constructor(version?: string) {
     this.tracer = trace.getTracer(SCOPE, version);
-    this.duration = metrics.getMeter(SCOPE, version).createHistogram('mcp.server.operation.duration', {
+    const meter = metrics.getMeter(SCOPE, version);
+    this.duration = meter.createHistogram('mcp.server.operation.duration', {
       unit: 's',
       description: 'Duration of the MCP request as observed by the server',
       advice: { explicitBucketBoundaries: DURATION_BUCKETS },
     });
+    this.sessionDuration = meter.createHistogram('mcp.server.session.duration', {
+      unit: 's',
+      description: 'Duration of the MCP session as observed by the server',
+      advice: { explicitBucketBoundaries: SESSION_BUCKETS },
+    });
+  }
+
+  sessionEnded(session: McpSessionEnd): void {
+    const attributes: Attributes = {
+      'mcp.protocol.version': session.protocolVersion,
+      'network.transport': networkTransport(session.transport),
+    };
+    if (session.errorType !== undefined) attributes['error.type'] = session.errorType;
+    this.sessionDuration.record(session.durationMs / 1000, attributes);
   }
 
   async around<T>(request: McpRequestTrace, next: () => Promise<T>): Promise<T> {
@@ -92,7 +115,7 @@ function requestAttributes(request: McpRequestTrace): Attributes {
   const attributes: Attributes = {
     'mcp.method.name': request.method,
     'jsonrpc.request.id': String(request.id),
-    'network.transport': request.transport === 'http' ? 'tcp' : 'pipe',
+    'network.transport': networkTransport(request.transport),
   };
   if (request.target !== undefined) {
     if (request.method === 'tools/call') {
@@ -106,6 +129,10 @@ function requestAttributes(request: McpRequestTrace): Attributes {
   }
   if (request.sessionId !== undefined) attributes['mcp.session.id'] = request.sessionId;
   return attributes;
+}
+
+function networkTransport(transport: McpRequestTrace['transport']): string {
+  return transport === 'http' ? 'tcp' : 'pipe';
 }
 
 /** `error.type`: the JSON-RPC code as a string, or `tool_error`. */

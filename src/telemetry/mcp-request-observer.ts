@@ -1,11 +1,12 @@
 import type { InputRequest } from '../protocol/wire-types.js';
 import type { McpAuditEvent } from './mcp-audit-event.js';
 import type { McpRequestTrace } from './mcp-request-trace.js';
+import type { McpSessionEnd } from './mcp-session-end.js';
 
 /**
- * Watches every MCP request (integration modules such as `@mocapi/nestjs/opentelemetry` register
- * one through `INTEGRATION_REQUEST_OBSERVER`; the audit sink is another). Observers are additive:
- * all of them see every request.
+ * Watches every MCP request: a provider marked with `@McpObserver()` (as
+ * `@mocapi/nestjs/opentelemetry` registers its own), or the one in the `INTEGRATION_REQUEST_OBSERVER`
+ * slot. Observers compose with each other and with the audit sink: all of them see every request.
  *
  * @publicApi
  */
@@ -20,4 +21,6 @@ export interface McpRequestObserver {
   inputRequestPushed?(trace: McpRequestTrace, key: string, request: InputRequest): void;
   /** The request is answered (after `around` unwound). */
   finished?(event: McpAuditEvent, trace: McpRequestTrace): void;
+  /** A 2025-era session ended on this node (see {@link McpSessionEnd}). */
+  sessionEnded?(session: McpSessionEnd): void;
 }

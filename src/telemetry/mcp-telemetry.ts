@@ -1,37 +1,62 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit, Optional } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
 import { performance } from 'node:perf_hooks';
 import { INTEGRATION_REQUEST_OBSERVER } from '../mcp.tokens.js';
 import { McpPrincipalSource } from '../mrtr/mcp-principal.source.js';
 import type { InputRequest } from '../protocol/wire-types.js';
 import type { McpAuditEvent } from './mcp-audit-event.js';
 import { McpAuditSink } from './mcp-audit.sink.js';
+import { MCP_OBSERVER_METADATA } from './mcp-observer.decorator.js';
 import type { McpRequestObserver } from './mcp-request-observer.js';
+import type { McpSessionEnd } from './mcp-session-end.js';
 import { flowIdOf, INTERNAL_OUTCOME, type McpRequestOutcome, type McpRequestTrace } from './mcp-request-trace.js';
 
 type Around = <T>(trace: McpRequestTrace, next: () => Promise<T>) => Promise<T>;
 
+const DIRECT: Around = (_trace, next) => next();
+
 /**
- * Runs each MCP request under the observers (the audit sink, plus an integration's observer such
- * as OpenTelemetry's): their `around` hooks wrap the request, and once it is answered every observer
- * gets the same event. Observer failures are logged, never answered to the client.
+ * Runs each MCP request under the observers (the audit sink, plus every `@McpObserver()` provider
+ * and the `INTEGRATION_REQUEST_OBSERVER` slot, such as OpenTelemetry's): their `around` hooks wrap
+ * the request, the first outermost, and once it is answered every observer gets the same event.
+ * Observer failures are logged, never answered to the client. With no observer, a request runs
+ * directly.
  */
 @Injectable()
-export class McpTelemetry {
+export class McpTelemetry implements OnModuleInit {
   private readonly logger = new Logger('McpTelemetry');
-  private readonly observers: readonly McpRequestObserver[];
-  private readonly around: Around;
+  private observers: readonly McpRequestObserver[] = [];
+  private around: Around = DIRECT;
 
   constructor(
     private readonly sink: McpAuditSink,
     private readonly principals: McpPrincipalSource,
-    @Optional() @Inject(INTEGRATION_REQUEST_OBSERVER) integration?: McpRequestObserver,
+    @Optional() @Inject(INTEGRATION_REQUEST_OBSERVER) private readonly integration?: McpRequestObserver,
+    @Optional() private readonly discovery?: DiscoveryService,
   ) {
-    this.observers = integration ? [integration] : [];
-    this.around = this.observers
+    this.use(integration ? [integration] : []);
+  }
+
+  /** Every provider is instantiated by now: the slot's observer first, then the marked providers. */
+  onModuleInit(): void {
+    const observers = new Set<McpRequestObserver>(this.integration ? [this.integration] : []);
+    for (const wrapper of this.discovery?.getProviders() ?? []) {
+      const instance: unknown = wrapper.instance;
+      if (!wrapper.isDependencyTreeStatic() || typeof instance !== 'object' || instance === null) continue;
+      if (Reflect.getMetadata(MCP_OBSERVER_METADATA, instance.constructor) === true) {
+        observers.add(instance as McpRequestObserver);
+      }
+    }
+    this.use([...observers]);
+  }
+
+  private use(observers: readonly McpRequestObserver[]): void {
+    this.observers = observers;
+    this.around = observers
       .filter((o) => o.around)
       .reduceRight<Around>(
         (inner, observer) => (trace, next) => observer.around!(trace, () => inner(trace, next)),
-        (_trace, next) => next(),
+        DIRECT,
       );
   }
 
@@ -75,6 +100,17 @@ export class McpTelemetry {
         observer.inputRequestPushed?.(trace, key, request);
       } catch (error) {
         this.failed('inputRequestPushed', error);
+      }
+    }
+  }
+
+  /** A 2025-era session ended on this node. */
+  sessionEnded(session: McpSessionEnd): void {
+    for (const observer of this.observers) {
+      try {
+        observer.sessionEnded?.(session);
+      } catch (error) {
+        this.failed('sessionEnded', error);
       }
     }
   }

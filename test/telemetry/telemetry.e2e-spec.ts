@@ -2,21 +2,8 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { context, metrics, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import { trace } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { ElicitationContext, type McpAuditEvent, McpAuditSink, McpStdioTransport, McpTool } from '../../src/index.js';
 import { McpOpenTelemetryModule } from '../../src/opentelemetry/index.js';
 import { McpDispatcher, MCP_OPTIONS } from '../../src/index.js';
@@ -27,11 +14,9 @@ import { HeaderPrincipalSource, legacyModule } from '../legacy/legacy.fixtures.j
 import { LegacyWire } from '../legacy/legacy-wire.js';
 import { envelope, mcpHeaders, post } from '../support/raw-mcp.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/start-app.js';
+import { installOtelSdk } from './otel-sdk.js';
 
-const spans = new InMemorySpanExporter();
-const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 3_600_000 });
-const contextManager = new AsyncLocalStorageContextManager().enable();
+const { spans, histogram } = installOtelSdk();
 
 class CollectingSink extends McpAuditSink {
   readonly events: McpAuditEvent[] = [];
@@ -83,20 +68,6 @@ function call(url: string, name: string, extra: Record<string, unknown> = {}, me
 const spanOf = (id: number | string): ReadableSpan =>
   spans.getFinishedSpans().find((s) => s.attributes['jsonrpc.request.id'] === String(id) && s.kind === 1)!;
 const eventOf = (id: number | string): McpAuditEvent => sink.events.find((e) => e.id === id)!;
-
-beforeAll(() => {
-  context.setGlobalContextManager(contextManager);
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
-  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
-});
-
-afterAll(() => {
-  trace.disable();
-  metrics.disable();
-  propagation.disable();
-  context.disable();
-});
 
 describe.each(ADAPTERS)('OpenTelemetry and audit events (%s)', (adapter) => {
   let server: RunningApp;
@@ -224,13 +195,9 @@ describe.each(ADAPTERS)('OpenTelemetry and audit events (%s)', (adapter) => {
   });
 
   it('the duration histogram, by method and outcome', async () => {
-    await reader.forceFlush();
-    const [latest] = metricExporter.getMetrics().slice(-1);
-    const metric = latest!.scopeMetrics
-      .flatMap((s) => s.metrics)
-      .find((m) => m.descriptor.name === 'mcp.server.operation.duration')!;
-    expect(metric.descriptor.unit).toBe('s');
-    const points = metric.dataPoints.map((p) => p.attributes);
+    const { unit, points: data } = await histogram('mcp.server.operation.duration');
+    expect(unit).toBe('s');
+    const points = data.map((p) => p.attributes);
     expect(points).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ 'mcp.method.name': 'tools/call', 'mcp.outcome': 'complete' }),

@@ -166,6 +166,7 @@ export class LegacyHttpEndpoint {
       writer.refuse(404, 'Session not found: it expired or was ended; send initialize to start a new one');
       return undefined;
     }
+    state.opened ??= { transport: 'http', protocolVersion: claims.protocolVersion, issuedAt: claims.issuedAt };
     return { claims, state };
   }
 }

@@ -86,9 +86,12 @@ export class LegacyStdioSession {
         if (error instanceof McpError) return failure(id, error).response;
         throw error;
       }
-      this.session = {
-        claims: { ...answer.claims, id: this.session.claims.id, issuedAt: Date.now() },
-        state: this.session.state,
+      const claims = { ...answer.claims, id: this.session.claims.id, issuedAt: Date.now() };
+      this.session = { claims, state: this.session.state };
+      this.session.state.opened = {
+        transport: 'stdio',
+        protocolVersion: claims.protocolVersion,
+        issuedAt: claims.issuedAt,
       };
       return { jsonrpc: '2.0', id, result: answer.result };
     }
@@ -104,8 +107,8 @@ export class LegacyStdioSession {
     return dispatcher.request(request, this.session, channel);
   }
 
-  /** Ends the session with the connection. */
-  close(): void {
-    this.services.sessions.release(this.session.claims.id);
+  /** Ends the session with the connection (`errorType`: why the connection failed, if it did). */
+  close(errorType?: string): void {
+    this.services.sessions.release(this.session.claims.id, errorType);
   }
 }

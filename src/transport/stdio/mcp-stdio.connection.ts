@@ -58,6 +58,8 @@ export class McpStdioConnection {
   /** Decided by the first JSON-RPC message, for the whole connection. */
   private era: McpProtocolEra | undefined;
   private legacySession: LegacyStdioSession | undefined;
+  /** The class of error the connection failed with (`error.type` of the session), if it did. */
+  private failure: string | undefined;
 
   constructor(
     private readonly dispatcher: McpDispatcher,
@@ -111,13 +113,15 @@ export class McpStdioConnection {
     this.finishIfIdle();
   };
 
-  private readonly onInputError = (error: Error): void => {
+  private readonly onInputError = (error: NodeJS.ErrnoException): void => {
     this.logger.error(`stdin failed: ${error.message}`);
+    this.failure ??= error.code ?? 'transport_error';
     this.onEnd();
   };
 
-  private readonly onOutputError = (error: Error): void => {
+  private readonly onOutputError = (error: NodeJS.ErrnoException): void => {
     if (this.outputBroken) return;
+    this.failure ??= error.code ?? 'transport_error';
     // The client is gone (EPIPE and the like): nobody can read answers any more.
     this.outputBroken = true;
     this.logger.error(`stdout failed, closing the stdio session: ${error.message}`);
@@ -266,7 +270,7 @@ export class McpStdioConnection {
   private finishIfIdle(): void {
     if (this.reading || this.inFlight.size > 0 || this.settled) return;
     this.settled = true;
-    this.legacySession?.close();
+    this.legacySession?.close(this.failure);
     const { output } = this.options;
     const done = (): void => {
       output.off('drain', this.onDrain);
