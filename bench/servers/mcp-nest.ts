@@ -1,27 +1,40 @@
 /**
- * @rekog/mcp-nest 2.0.5, set up as in peers.md §4: an `@McpController` with the `add` tool
- * (zod input, text result), `McpStrategy` with a default `StreamableHttpTransport()`
- * (stateless, dual-era: 2026-07-28 requests go through the SDK's createMcpHandler), on
- * Express, Nest logger errors only and the strategy's logging off.
+ * @rekog/mcp-nest 2.0.5 at its best set-up (bench/README.md, "Peers"): an `@McpController` with
+ * the `add` tool (zod input, text result), `McpStrategy` with a self-mounted
+ * `StreamableHttpTransport` in its default stateless mode (a fresh SDK server per request, no
+ * session id) and `responseMode: 'json'` (the 2026-07-28 leg never opens an SSE stream; the
+ * stateless 2025-era leg answers JSON by default), Nest logger errors only, the strategy's logging
+ * off. The harness runs it on NestJS 11 from bench/peers/mcp-nest (env BENCH_PEER_DIR), the major
+ * the library is developed and documented on; without BENCH_PEER_DIR it runs on the repository's
+ * own Nest 12. Env MCP_NEST_ADAPTER=fastify puts it on Fastify instead of Express.
  *
  * 2.0.5 has no MRTR (peers.md §2), so the MRTR workloads are n/a for this target. Its
  * `confirm_add` uses the only elicitation it offers, the 2025 push model, which works on a
  * stateful 2025-era session only: env MCP_NEST_STATEFUL=1 turns on `statefulMode` (the harness
- * sets it for the 2025-era workloads, on a server instance of their own). `statefulMode` changes
- * only the 2025-era leg: 2026-07-28 requests go to the SDK's createMcpHandler either way.
+ * sets it for the 2025-era workloads, on server instances of their own), and MCP_NEST_JSON=1 sets
+ * `enableJsonResponse` there (plain calls answered as JSON; the pushed elicitation needs the
+ * default SSE). These change only the 2025-era leg: 2026-07-28 requests go to the SDK's
+ * createMcpHandler either way.
  */
 import 'reflect-metadata';
 
-import { Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { Ctx, Payload } from '@nestjs/microservices';
-import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import type { ServerContext } from '@modelcontextprotocol/server';
-import { McpController, McpStrategy, StreamableHttpTransport, Tool, type McpContext } from '@rekog/mcp-nest';
+import type { McpContext } from '@rekog/mcp-nest';
+import type * as ZodModule from 'zod';
 
 import { ADD_TOOL, CONFIRM_ADD_TOOL, fillerTools } from '../shared/bench-spec.js';
+import { requirePeer } from './peer-require.js';
 import { announceListening, exitOnSignal, readServerEnv, runMain } from './server-env.js';
-import { ConfirmSchema, NumberPairSchema, fillerZodSchema } from './zod-schemas.js';
+import { zodSchemas } from './zod-schemas.js';
+
+const { Module } = requirePeer('@nestjs/common') as typeof import('@nestjs/common');
+const { NestFactory } = requirePeer('@nestjs/core') as typeof import('@nestjs/core');
+const { Ctx, Payload } = requirePeer('@nestjs/microservices') as typeof import('@nestjs/microservices');
+const { McpController, McpStrategy, StreamableHttpTransport, Tool } = requirePeer(
+  '@rekog/mcp-nest',
+) as typeof import('@rekog/mcp-nest');
+const { z } = requirePeer('zod') as typeof ZodModule;
+const { NumberPairSchema, ConfirmSchema, fillerZodSchema } = zodSchemas(z);
 
 @McpController()
 class BenchController {
@@ -70,25 +83,40 @@ function fillerController(total: number): new () => object {
   return FillerController;
 }
 
+/** The HTTP adapter the app runs on (env MCP_NEST_ADAPTER: express, the default, or fastify). */
+function httpAdapter(): object {
+  if (process.env['MCP_NEST_ADAPTER'] === 'fastify') {
+    const { FastifyAdapter } = requirePeer('@nestjs/platform-fastify') as typeof import('@nestjs/platform-fastify');
+    return new FastifyAdapter();
+  }
+  const { ExpressAdapter } = requirePeer('@nestjs/platform-express') as typeof import('@nestjs/platform-express');
+  return new ExpressAdapter();
+}
+
 runMain(async () => {
   const env = readServerEnv();
+  const statefulMode = process.env['MCP_NEST_STATEFUL'] === '1';
   const strategy = new McpStrategy({
     name: 'bench-mcp-nest',
     version: '1.0.0',
-    transports: [new StreamableHttpTransport({ statefulMode: process.env['MCP_NEST_STATEFUL'] === '1' })],
+    transports: [
+      new StreamableHttpTransport({
+        statefulMode,
+        responseMode: 'json',
+        ...(process.env['MCP_NEST_JSON'] === '1' && { enableJsonResponse: true }),
+      }),
+    ],
     logging: false,
   });
 
   @Module({ controllers: [BenchController, fillerController(env.tools)] })
   class AppModule {}
 
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, new ExpressAdapter(), {
-    logger: ['error'],
-  });
+  const app = await NestFactory.create(AppModule, httpAdapter() as never, { logger: ['error'] });
   strategy.setHttpAdapter(app.getHttpAdapter());
   app.connectMicroservice({ strategy });
   await app.startAllMicroservices();
   await app.listen(env.port, env.host);
-  announceListening('mcp-nest', env);
+  announceListening(`mcp-nest (${process.env['MCP_NEST_ADAPTER'] ?? 'express'})`, env);
   exitOnSignal(() => app.close());
 });

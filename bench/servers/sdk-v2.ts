@@ -4,19 +4,29 @@
  * fresh `McpServer` per request, as the SDK requires; schemas and callbacks are prebuilt so
  * registration is the only per-request setup work.
  *
+ * Env SDK_SETUP picks the set-up (bench/README.md, "Peers"):
+ * - `best` (the `sdk` target): the SDK's fastest documented stateless settings. The body is read
+ *   and parsed once here and handed over as `parsedBody` (the "perf escape hatch" of
+ *   `toNodeHandler` / `isLegacyRequest`); 2026-07-28 requests get `responseMode: 'json'` (never
+ *   an SSE stream); 2025-era requests, classified with the SDK's own `classifyInboundRequest`,
+ *   go to the established stateless idiom with JSON answers: a fresh server on a
+ *   `NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })`
+ *   per request, in front of a `legacy: 'reject'` handler as the SDK documents for hand-wired
+ *   legacy legs. (The built-in `legacy: 'stateless'` leg answers 2025 requests as SSE streams.)
+ * - `default` (the opt-in `sdk-default` target): every option at its default; the SDK reads the
+ *   body and serves 2025-era requests on its built-in stateless leg.
+ *
  * `confirm_add` uses the SDK's MRTR helpers: it returns `inputRequired(...)` with an
  * elicitation and a requestState minted by `createRequestStateCodec` (HMAC), whose `verify`
  * is installed as the server's requestState hook, and completes on the retry.
- *
- * Env SDK_PARSED_BODY=1 reads and parses the body itself and hands it over as `parsedBody`
- * (the faster variant measured in peers.md §8); the default lets the SDK read the body.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
-import { toNodeHandler } from '@modelcontextprotocol/node';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import {
   McpServer,
   acceptedContent,
+  classifyInboundRequest,
   createMcpHandler,
   createRequestStateCodec,
   inputRequired,
@@ -85,39 +95,99 @@ function buildFactory(totalTools: number): () => McpServer {
   };
 }
 
+/** The request header `name` as one string, if sent once. */
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A 2025-era request, as the SDK's own entry would classify it (its classifier, on the parsed body). */
+function isLegacy(req: IncomingMessage, body: unknown): boolean {
+  const outcome = classifyInboundRequest({
+    httpMethod: req.method ?? 'POST',
+    protocolVersionHeader: header(req, 'mcp-protocol-version'),
+    mcpMethodHeader: header(req, 'mcp-method'),
+    mcpNameHeader: header(req, 'mcp-name'),
+    body,
+  });
+  return outcome.kind === 'legacy';
+}
+
+/** The SDK's stateless 2025-era idiom with JSON answers: a fresh server and transport per request. */
+async function serveLegacyStateless(
+  factory: () => McpServer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+): Promise<void> {
+  const server = factory();
+  const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, body);
+}
+
+/** Reads the whole body and parses it as JSON; answers 400 and resolves undefined when it is not JSON. */
+function readJson(req: IncomingMessage, res: ServerResponse): Promise<{ body: unknown } | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      try {
+        resolve({ body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+      } catch {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
+        resolve(undefined);
+      }
+    });
+  });
+}
+
 runMain(async () => {
   const env = readServerEnv();
-  const handler = createMcpHandler(buildFactory(env.tools), {
+  const setup = process.env['SDK_SETUP'] ?? 'best';
+  if (setup !== 'best' && setup !== 'default') throw new Error(`SDK_SETUP must be best or default, got ${setup}`);
+  const best = setup === 'best';
+  const factory = buildFactory(env.tools);
+  const handler = createMcpHandler(factory, {
     onerror: process.env['BENCH_DEBUG'] ? (error) => process.stderr.write(`${error.stack}\n`) : undefined,
+    ...(best && { responseMode: 'json' as const, legacy: 'reject' as const }),
   });
   const nodeHandler = toNodeHandler(handler);
-  const parseBody = process.env['SDK_PARSED_BODY'] === '1';
 
   const server = createServer((req, res) => {
     if (req.url !== MCP_PATH) {
       res.writeHead(404).end();
       return;
     }
-    if (!parseBody) {
+    if (!best) {
       void nodeHandler(req, res);
       return;
     }
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      let body: unknown;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        res.writeHead(400).end();
-        return;
-      }
-      void nodeHandler(req, res, body);
-    });
+    if (req.method !== 'POST') {
+      // GET/DELETE are 2025 session operations: the reject leg answers them as the entry does.
+      void nodeHandler(req, res);
+      return;
+    }
+    readJson(req, res)
+      .then((parsed) => {
+        if (!parsed) return;
+        if (isLegacy(req, parsed.body)) return serveLegacyStateless(factory, req, res, parsed.body);
+        return nodeHandler(req, res, parsed.body);
+      })
+      .catch((error: unknown) => {
+        process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(env.port, env.host, resolve));
-  announceListening(parseBody ? 'sdk-v2 (parsed body)' : 'sdk-v2', env);
+  announceListening(`sdk-v2 (${setup})`, env);
   exitOnSignal(async () => {
     await handler.close();
     await new Promise((resolve) => server.close(resolve));
