@@ -41,6 +41,8 @@ export interface Target {
   readonly workloadEnv?: Partial<Record<WorkloadId, Readonly<Record<string, string>>>>;
   /** Run by default (without --only). */
   readonly byDefault: boolean;
+  /** A framework floor (one workload): the table leaves out its n/a rows. */
+  readonly floor?: boolean;
 }
 
 const script = (name: string): string => fileURLToPath(new URL(`../servers/${name}.js`, import.meta.url));
@@ -84,6 +86,7 @@ export const TARGETS: readonly Target[] = [
     workloads: ['call'],
     note: FLOOR_NOTE,
     byDefault: true,
+    floor: true,
   },
   {
     id: 'nest-fastify-route',
@@ -93,6 +96,7 @@ export const TARGETS: readonly Target[] = [
     workloads: ['call'],
     note: FLOOR_NOTE,
     byDefault: true,
+    floor: true,
   },
   {
     id: 'nest-express-route',
@@ -102,6 +106,7 @@ export const TARGETS: readonly Target[] = [
     workloads: ['call'],
     note: FLOOR_NOTE,
     byDefault: true,
+    floor: true,
   },
   {
     id: 'mocapi-fastify',
