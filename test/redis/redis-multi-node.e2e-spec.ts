@@ -1,3 +1,6 @@
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ElicitResult } from '@modelcontextprotocol/client';
 import { connectLegacyClient } from '../legacy/legacy-client.js';
@@ -104,12 +107,17 @@ describe('@mocapi/nestjs/redis: three nodes behind nginx round robin', () => {
   });
 
   it('a 2025-era client with default settings completes a pushed two-question elicitation, its answers landing on other nodes', async () => {
-    const served: Array<{ what: string; node: string | null; status: number }> = [];
+    const served: Array<{ what: string; node?: string | null; status?: number }> = [];
+    const inFlight: Array<Promise<unknown>> = [];
     const recording: typeof fetch = async (input, init) => {
-      const response = await fetch(input, init);
       const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : undefined;
       const what = !body ? `${init?.method ?? 'GET'}` : String(body['method'] ?? `response ${String(body['id'])}`);
-      served.push({ what, node: response.headers.get('x-node'), status: response.status });
+      const entry: (typeof served)[number] = { what };
+      served.push(entry);
+      const sent = fetch(input, init);
+      inFlight.push(sent.catch(() => undefined));
+      const response = await sent;
+      Object.assign(entry, { node: response.headers.get('x-node'), status: response.status });
       return response;
     };
     const updates: string[] = [];
@@ -129,6 +137,8 @@ describe('@mocapi/nestjs/redis: three nodes behind nginx round robin', () => {
       expect(transport.sessionId).toEqual(expect.any(String));
       const result = await client.callTool({ name: 'survey', arguments: {} });
       expect((result.content as Array<{ text: string }>)[0]!.text).toMatch(/^Ada from Porto \(completed by node-\w\)$/);
+      // The result can reach the client before its last answer's 202 does.
+      await Promise.all(inFlight);
       const call = served.find((s) => s.what === 'tools/call')!;
       const answers = served.filter((s) => s.what.startsWith('response '));
       expect(answers.map((a) => a.status)).toEqual([202, 202]);
@@ -278,6 +288,33 @@ describe('@mocapi/nestjs/redis: three nodes behind nginx round robin', () => {
       expect(node.output().match(/Redis is unreachable/g)).toHaveLength(1);
       expect(node.output()).toContain('Redis is reachable again');
     }
+  });
+
+  it('SIGKILL of the node running a final round: its claim lapses and the flow completes once on another node', async () => {
+    const first = await callTool(balancer.url, 'slow_order');
+    const requestState = first.json.result.requestState;
+    const retry = () => callTool(balancer.url, 'slow_order', {}, { requestState, inputResponses: YES });
+    const lost = retry();
+    let holder: NodeProcess | undefined;
+    for (let i = 0; i < 100 && !holder; i++) {
+      await delay(50);
+      holder = nodes.find((n) => n.alive() && n.output().includes('HOLDING '));
+    }
+    expect(holder).toBeDefined();
+    const flowId = /HOLDING (\S+)/.exec(holder!.output())![1]!;
+    holder!.child.kill('SIGKILL');
+    expect((await lost).status).toBe(502); // nginx: the node died mid-request
+    const started = Date.now();
+    const final = await retry();
+    expect(final.status).toBe(200);
+    expect(final.json.result.structuredContent).toEqual({ flowId, node: expect.not.stringMatching(holder!.name) });
+    // It waited for the dead node's claim to lapse (flowClaimTtlMs 3000, renewed every second: at least
+    // 2 s after the kill), and not much longer.
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThan(1500);
+    expect(waited).toBeLessThan(8000);
+    expect(ranLines(flowId)).toHaveLength(1);
+    rmSync(join(tmpdir(), `mocapi-slow-${flowId.replace(/[^\w-]/g, '_')}`), { force: true });
   });
 });
 

@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Injectable, Module, type DynamicModule } from '@nestjs/common';
 import { SkipThrottle, Throttle } from '@nestjs/throttler';
 import { ElicitationContext, McpModule, McpRegistrar, McpResource, McpTool } from '../../src/index.js';
@@ -17,6 +20,16 @@ export interface RedisNodeSettings {
 
 export const SHARED_SECRETS = ['redis-multi-node-secret-0123456789-abcdefghijklmnop'];
 export const MOTD = 'test://motd';
+
+/** True for the first process (of all nodes) to ask about this flow. */
+function firstToArrive(flowId: string): boolean {
+  try {
+    writeFileSync(join(tmpdir(), `mocapi-slow-${flowId.replace(/[^\w-]/g, '_')}`), '', { flag: 'wx' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** This node's name, for the tools. */
 export class NodeName {
@@ -60,6 +73,23 @@ class NodeTools {
     await new Promise((resolve) => setTimeout(resolve, 20));
     process.stdout.write(`RAN ${flowId} ${this.node.name}\n`);
     return { flowId, node: this.node.name, placed: true };
+  }
+
+  @McpTool({
+    name: 'slow_order',
+    description: 'Like place_order, with a final round that takes 30 s',
+    exactlyOnce: true,
+  })
+  async slowOrder(): Promise<{ flowId: string; node: string }> {
+    const answer = await this.elicitation.elicit('Place the slow order?', (s) => s.boolean('ok'));
+    const { flowId } = this.elicitation;
+    if (answer.action !== 'accept' || !answer.content.ok) return { flowId, node: this.node.name };
+    process.stdout.write(`HOLDING ${flowId} ${this.node.name}\n`);
+    // The first node to get here (whichever creates the marker file) is killed meanwhile; whoever
+    // runs the flow after that is quick.
+    if (firstToArrive(flowId)) await new Promise((resolve) => setTimeout(resolve, 30_000));
+    process.stdout.write(`RAN ${flowId} ${this.node.name}\n`);
+    return { flowId, node: this.node.name };
   }
 
   @McpTool({ name: 'survey', description: 'Asks two questions' })
