@@ -12,7 +12,7 @@ import { isJsonObject } from '../protocol/is-json-object.js';
 import { jsonBoundsProblem } from '../protocol/json-bounds.js';
 import { MCP_OPTIONS } from '../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../mcp.options.js';
-import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
+import { type McpRefusal, McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { type McpRequestTrace, outcomeOfResponse, startTrace } from '../telemetry/mcp-request-trace.js';
 
 /** A response and the HTTP status (and extra headers) it travels with (stdio ignores both). */
@@ -50,18 +50,23 @@ export class McpDispatcher {
 
   /** Resolves to undefined for a notification, which gets no response. */
   async dispatch(message: unknown, inbound: McpInbound): Promise<DispatchOutcome | undefined> {
-    if (Array.isArray(message)) return failure(null, McpError.invalidRequest('Batch requests are not supported'));
+    if (Array.isArray(message)) {
+      return this.refuse(inbound, failure(null, McpError.invalidRequest('Batch requests are not supported')));
+    }
     if (!isJsonObject(message) || message['jsonrpc'] !== '2.0') {
-      return failure(idOf(message), McpError.invalidRequest('Not a JSON-RPC 2.0 request'));
+      return this.refuse(inbound, failure(idOf(message), McpError.invalidRequest('Not a JSON-RPC 2.0 request')));
     }
     if (!('id' in message)) {
       // Notifications need no answer; none is defined client-to-server in 2026-07-28.
       return typeof message['method'] === 'string'
         ? undefined
-        : failure(null, McpError.invalidRequest('Not a JSON-RPC 2.0 request'));
+        : this.refuse(inbound, failure(null, McpError.invalidRequest('Not a JSON-RPC 2.0 request')));
     }
     const request = readRequest(message);
-    if ('response' in request) return request;
+    if ('response' in request) {
+      const method = message['method'];
+      return this.refuse(inbound, request, typeof method === 'string' ? method : undefined);
+    }
     const { id, method, params } = request;
     const trace = startTrace('modern', inbound.transport, id, method, params);
     // The trace rides on the inbound (see McpRequestTrace); Object.create keeps the transport's lazy getters lazy.
@@ -92,6 +97,26 @@ export class McpDispatcher {
     } catch (error) {
       return this.toFailure(id, method, error);
     }
+  }
+
+  /**
+   * Records a message refused before it was dispatched (one audit event, one span): the
+   * transports' own refusals come here, as do this dispatcher's refusals of malformed messages.
+   */
+  refused(refusal: McpRefusal): void {
+    this.telemetry.refused(refusal);
+  }
+
+  private refuse(inbound: McpInbound, outcome: DispatchOutcome, method?: string): DispatchOutcome {
+    const { transport } = inbound;
+    this.telemetry.refused({
+      transport,
+      era: 'modern',
+      response: outcome.response,
+      ...(transport.kind === 'http' && { httpStatus: outcome.status }),
+      ...(method !== undefined && { method }),
+    });
+    return outcome;
   }
 
   /** Whether `method` is answered right now (known, and its capability advertised). */

@@ -87,7 +87,8 @@ export class McpOpenTelemetryObserver implements McpRequestObserver {
     if (typeof meta === 'object' && meta !== null && 'traceparent' in meta) {
       parent = propagation.extract(parent, meta as Record<string, unknown>, META_GETTER);
     }
-    const name = request.target === undefined ? request.method : `${request.method} ${request.target}`;
+    const method = methodName(request);
+    const name = request.target === undefined ? method : `${method} ${request.target}`;
     const span = this.tracer.startSpan(name, { kind: SpanKind.SERVER }, parent);
     const recording = span.isRecording();
     if (recording) span.setAttributes(requestAttributes(request));
@@ -113,10 +114,11 @@ export class McpOpenTelemetryObserver implements McpRequestObserver {
 
 function requestAttributes(request: McpRequestTrace): Attributes {
   const attributes: Attributes = {
-    'mcp.method.name': request.method,
-    'jsonrpc.request.id': String(request.id),
+    'mcp.method.name': methodName(request),
     'network.transport': networkTransport(request.transport),
   };
+  if (request.id !== null) attributes['jsonrpc.request.id'] = String(request.id);
+  if (request.refused?.httpStatus !== undefined) attributes['http.response.status_code'] = request.refused.httpStatus;
   if (request.target !== undefined) {
     if (request.method === 'tools/call') {
       attributes['gen_ai.tool.name'] = request.target;
@@ -129,6 +131,11 @@ function requestAttributes(request: McpRequestTrace): Attributes {
   }
   if (request.sessionId !== undefined) attributes['mcp.session.id'] = request.sessionId;
   return attributes;
+}
+
+/** A request refused before its method could be read is `_OTHER` (as OpenTelemetry names unknown HTTP methods). */
+function methodName(request: McpRequestTrace): string {
+  return request.method === '' ? '_OTHER' : request.method;
 }
 
 function networkTransport(transport: McpRequestTrace['transport']): string {
@@ -167,7 +174,7 @@ function settle(span: Span, request: McpRequestTrace, outcome: McpRequestOutcome
 }
 
 function metricAttributes(request: McpRequestTrace, outcome: McpRequestOutcome): Attributes {
-  const attributes: Attributes = { 'mcp.method.name': request.method, 'mcp.outcome': outcome.kind };
+  const attributes: Attributes = { 'mcp.method.name': methodName(request), 'mcp.outcome': outcome.kind };
   if (request.protocolVersion !== undefined) attributes['mcp.protocol.version'] = request.protocolVersion;
   if (request.method === 'tools/call' && request.target !== undefined) attributes['gen_ai.tool.name'] = request.target;
   const error = errorType(outcome);

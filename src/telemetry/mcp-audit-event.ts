@@ -16,10 +16,12 @@ export interface McpAuditEvent {
   readonly era: 'modern' | 'legacy';
   /** Negotiated or claimed revision; absent when the request was refused before it was read. */
   readonly protocolVersion?: string;
+  /** Empty when the request was refused before its method could be read. */
   readonly method: string;
   /** Tool name, prompt name or resource URI. */
   readonly target?: string;
-  readonly id: JsonRpcId;
+  /** Null when the request was refused before its id could be read. */
+  readonly id: JsonRpcId | null;
   /** `McpPrincipalSource`'s answer (`null`: anonymous). */
   readonly principal: string | null;
   /** The elicitation flow the request belongs to (an MRTR call that asked or carried a requestState). */
@@ -27,4 +29,9 @@ export interface McpAuditEvent {
   /** The 2025-era session's internal id (from its sealed claims, not the token). */
   readonly sessionId?: string;
   readonly outcome: McpRequestOutcome;
+  /**
+   * Set on requests refused before dispatch (unreadable or oversized body, foreign Origin, bad
+   * session id, unsupported version...): they carry no principal, and over HTTP the status sent.
+   */
+  readonly refused?: { readonly httpStatus?: number };
 }

@@ -54,7 +54,9 @@ export interface McpRequestTrace {
   readonly startedAt: number;
   readonly transport: McpTransportInfo['kind'];
   readonly era: 'modern' | 'legacy';
-  readonly id: JsonRpcId;
+  /** Null when the request was refused before its id could be read. */
+  readonly id: JsonRpcId | null;
+  /** Empty when the request was refused before its method could be read. */
   readonly method: string;
   readonly params: Readonly<Record<string, unknown>>;
   /** Tool name or prompt name (`params.name`) or resource URI (`params.uri`). */
@@ -72,6 +74,8 @@ export interface McpRequestTrace {
   pushedInputRequests: number;
   /** Set once the request is answered, before the observers unwind. */
   outcome?: McpRequestOutcome;
+  /** Set when the request was refused before dispatch (see `McpAuditEvent.refused`). */
+  refused?: { readonly httpStatus?: number };
 }
 
 const TARGETED: ReadonlySet<string> = new Set([McpMethod.ToolsCall, McpMethod.PromptsGet, McpMethod.ResourcesRead]);
@@ -80,7 +84,7 @@ const TARGETED: ReadonlySet<string> = new Set([McpMethod.ToolsCall, McpMethod.Pr
 export function startTrace(
   era: McpRequestTrace['era'],
   transport: McpTransportInfo,
-  id: JsonRpcId,
+  id: JsonRpcId | null,
   method: string,
   params: Readonly<Record<string, unknown>>,
 ): McpRequestTrace {

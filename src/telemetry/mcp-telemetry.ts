@@ -3,13 +3,39 @@ import { DiscoveryService } from '@nestjs/core';
 import { performance } from 'node:perf_hooks';
 import { INTEGRATION_REQUEST_OBSERVER } from '../mcp.tokens.js';
 import { McpPrincipalSource } from '../mrtr/mcp-principal.source.js';
+import type { JsonRpcResponse } from '../protocol/json-rpc.js';
+import type { McpTransportInfo } from '../protocol/mcp-exchange.js';
 import type { InputRequest } from '../protocol/wire-types.js';
 import type { McpAuditEvent } from './mcp-audit-event.js';
 import { McpAuditSink } from './mcp-audit.sink.js';
 import { MCP_OBSERVER_METADATA } from './mcp-observer.decorator.js';
 import type { McpRequestObserver } from './mcp-request-observer.js';
 import type { McpSessionEnd } from './mcp-session-end.js';
-import { flowIdOf, INTERNAL_OUTCOME, type McpRequestOutcome, type McpRequestTrace } from './mcp-request-trace.js';
+import {
+  flowIdOf,
+  INTERNAL_OUTCOME,
+  type McpRequestOutcome,
+  type McpRequestTrace,
+  outcomeOfResponse,
+  startTrace,
+} from './mcp-request-trace.js';
+
+/** Marks an error that escaped an observed request (it was recorded there as an internal error). */
+const OBSERVED = Symbol('mcp.observed');
+const NO_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** What is known of a request refused before dispatch. */
+export interface McpRefusal {
+  readonly transport: McpTransportInfo;
+  readonly era: McpRequestTrace['era'];
+  /** The error response that was sent. */
+  readonly response: JsonRpcResponse;
+  /** The request's method, when its body could be read. */
+  readonly method?: string;
+  /** The HTTP status it travelled with. */
+  readonly httpStatus?: number;
+  readonly sessionId?: string;
+}
 
 type Around = <T>(trace: McpRequestTrace, next: () => Promise<T>) => Promise<T>;
 
@@ -72,6 +98,7 @@ export class McpTelemetry implements OnModuleInit {
         return value;
       } catch (error) {
         trace.outcome = INTERNAL_OUTCOME;
+        if (typeof error === 'object' && error !== null) (error as Record<symbol, unknown>)[OBSERVED] = true;
         throw error;
       }
     };
@@ -80,6 +107,25 @@ export class McpTelemetry implements OnModuleInit {
     } finally {
       this.finish(trace);
     }
+  }
+
+  /**
+   * Records a request refused before dispatch (the transport's checks, an unreadable message, a
+   * refused session): one audit event with no principal, and the observers' span and metric point.
+   * Refusal paths only: a request that reaches dispatch is observed there.
+   */
+  refused(refusal: McpRefusal): void {
+    const { response, httpStatus } = refusal;
+    const trace = startTrace(refusal.era, refusal.transport, response.id, refusal.method ?? '', NO_PARAMS);
+    trace.principal = null;
+    if (refusal.sessionId !== undefined) trace.sessionId = refusal.sessionId;
+    trace.refused = { ...(httpStatus !== undefined && { httpStatus }) };
+    this.recordSettled(trace, outcomeOfResponse(response, httpStatus));
+  }
+
+  /** Whether `error` escaped a request that was observed (and so is recorded already). */
+  static wasObserved(error: unknown): boolean {
+    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[OBSERVED] === true;
   }
 
   /** Records a request answered synchronously (2025-era `initialize`). */
@@ -155,6 +201,7 @@ export class McpTelemetry implements OnModuleInit {
       ...(flowId !== undefined && { flowId }),
       ...(trace.sessionId !== undefined && { sessionId: trace.sessionId }),
       outcome: trace.outcome ?? INTERNAL_OUTCOME,
+      ...(trace.refused !== undefined && { refused: trace.refused }),
     };
   }
 

@@ -59,7 +59,7 @@ export class LegacyHttpEndpoint {
       return writer.plain(202, {});
     }
     const request = readRequest(message);
-    if ('response' in request) return writer.respond(request.status, request.response);
+    if ('response' in request) return writer.refuseWith(request.status, request.response);
 
     // While the client's user thinks about a question, comments keep proxies from closing the stream.
     let keepAlive: NodeJS.Timeout | undefined;
@@ -85,8 +85,7 @@ export class LegacyHttpEndpoint {
   }
 
   /** GET: the session's standalone SSE stream. */
-  async get(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const writer = new ResponseWriter(res);
+  async get(req: IncomingMessage, res: ServerResponse, writer: ResponseWriter): Promise<void> {
     if (!acceptsEventStream(req.headers.accept, true)) {
       return writer.refuse(406, 'Not acceptable: the session stream needs Accept: text/event-stream');
     }
@@ -111,8 +110,7 @@ export class LegacyHttpEndpoint {
   }
 
   /** DELETE: ends the session (on every node when a backplane is shared); its id is refused (404) from now on. */
-  async delete(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const writer = new ResponseWriter(res);
+  async delete(req: IncomingMessage, writer: ResponseWriter): Promise<void> {
     const session = await this.session(req, writer, { kind: 'http', request: req });
     if (!session) return;
     await this.sessions.end(session.claims.id, 'The client ended the session');
@@ -121,7 +119,7 @@ export class LegacyHttpEndpoint {
 
   private initialize(writer: ResponseWriter, message: Record<string, unknown>, transport: McpTransportInfo): void {
     const request = readRequest(message);
-    if ('response' in request) return writer.respond(request.status, request.response);
+    if ('response' in request) return writer.refuseWith(request.status, request.response);
     let answer: ReturnType<LegacyDispatcher['initialize']>;
     try {
       answer = this.legacy.initialize(request, transport);

@@ -19,6 +19,7 @@ import { isJsonObject } from '../../protocol/is-json-object.js';
 import { META_PROTOCOL_VERSION } from '../../protocol/meta-keys.js';
 import { isJsonRpcId } from '../../protocol/json-rpc.js';
 import { ResponseWriter } from './response-writer.js';
+import { McpTelemetry } from '../../telemetry/mcp-telemetry.js';
 
 const ALLOW_POST = { allow: 'POST' } as const;
 /** Stands for a JSON `null` body handed over already parsed (undefined would mean "not read yet"). */
@@ -52,19 +53,20 @@ export class McpHttpHandler {
   /** Any method but POST, GET and DELETE; GET and DELETE too when the 2025 era is not served. */
   methodNotAllowed(res: ServerResponse): void {
     const allow = this.options.eras.legacy ? ALLOW_ALL : ALLOW_POST;
-    new ResponseWriter(res).refuse(405, `Method not allowed: the MCP endpoint accepts ${allow.allow}`, allow);
+    this.writerFor(res).refuse(405, `Method not allowed: the MCP endpoint accepts ${allow.allow}`, allow);
   }
 
   /** GET (a 2025-era session's stream) or DELETE (ending that session). */
   async handleSession(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!this.options.eras.legacy) return this.methodNotAllowed(res);
-    const writer = new ResponseWriter(res);
+    const writer = this.writerFor(res, req);
+    writer.about.era = 'legacy';
     try {
       if (!this.admitted(req, writer)) return;
       if (this.authenticator) await this.authenticator.authenticate(req, res);
       if (writer.closed) return;
-      if (req.method === 'DELETE') await this.legacy.delete(req, res);
-      else await this.legacy.get(req, res);
+      if (req.method === 'DELETE') await this.legacy.delete(req, writer);
+      else await this.legacy.get(req, res, writer);
     } catch (error) {
       this.unexpected(writer, error);
     }
@@ -72,7 +74,7 @@ export class McpHttpHandler {
 
   /** A body the framework refused before we saw it (e.g. over the limit). */
   bodyRejected(res: ServerResponse, error: unknown): void {
-    this.writeBodyError(new ResponseWriter(res), error);
+    this.writeBodyError(this.writerFor(res), error);
   }
 
   /**
@@ -99,7 +101,7 @@ export class McpHttpHandler {
    * a JSON parser ran first); undefined means the stream is still unread and we read it.
    */
   async handle(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
-    const writer = new ResponseWriter(res);
+    const writer = this.writerFor(res, req);
     try {
       const headers = req.headers;
       if (!this.admitted(req, writer)) return;
@@ -119,7 +121,9 @@ export class McpHttpHandler {
         return this.writeBodyError(writer, error);
       }
       const versionHeader = headers['mcp-protocol-version'];
+      if (isJsonObject(message) && typeof message['method'] === 'string') writer.about.method = message['method'];
       if (classifyEra(message, typeof versionHeader === 'string' ? versionHeader : undefined) === 'legacy') {
+        writer.about.era = 'legacy';
         if (this.options.eras.legacy)
           return await this.legacy.post(req, res, writer, message as Record<string, unknown>);
         return this.refuseLegacy(writer, message as Record<string, unknown>);
@@ -127,7 +131,7 @@ export class McpHttpHandler {
       if (!this.options.eras.modern && isJsonObject(message)) {
         const meta = isJsonObject(message['params']) ? message['params']['_meta'] : undefined;
         const error = this.refusal.modernRequest(isJsonObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined);
-        return writer.respond(
+        return writer.refuseWith(
           error.httpStatus,
           failure(isJsonRpcId(message['id']) ? message['id'] : null, error).response,
         );
@@ -169,19 +173,34 @@ export class McpHttpHandler {
       return writer.refuse(400, 'Bad Request: JSON-RPC responses cannot be posted to this endpoint');
     if (!('id' in message)) return writer.plain(202, {});
     const error = this.refusal.legacyRequest(method, message['params']);
-    writer.respond(error.httpStatus, failure(isJsonRpcId(message['id']) ? message['id'] : null, error).response);
+    writer.refuseWith(error.httpStatus, failure(isJsonRpcId(message['id']) ? message['id'] : null, error).response);
   }
 
   private unexpected(writer: ResponseWriter, error: unknown): void {
     if (error instanceof McpHttpChallenge) return writer.plain(error.status, error.headers, error.body);
+    // Recorded already when it escaped an observed request; else it is a refusal before dispatch.
+    const answer = McpTelemetry.wasObserved(error) ? writer.respond.bind(writer) : writer.refuseWith.bind(writer);
     // A shared store that could not answer (e.g. McpUnavailableException): its status and headers.
-    if (error instanceof McpError)
-      return writer.respond(error.httpStatus, failure(null, error).response, error.httpHeaders);
+    if (error instanceof McpError) return answer(error.httpStatus, failure(null, error).response, error.httpHeaders);
     this.logger.error(
       'Unexpected failure in the MCP HTTP endpoint',
       error instanceof Error ? error.stack : String(error),
     );
-    writer.respond(500, failure(null, McpError.internal()).response);
+    answer(500, failure(null, McpError.internal()).response);
+  }
+
+  /** A writer that reports its refusals (one audit event and span each). */
+  private writerFor(res: ServerResponse, req?: IncomingMessage): ResponseWriter {
+    const request = req ?? (res.req as IncomingMessage | undefined);
+    return new ResponseWriter(res, (httpStatus, response, about) =>
+      this.dispatcher.refused({
+        transport: request ? { kind: 'http', request } : { kind: 'stdio' },
+        era: about.era,
+        response,
+        httpStatus,
+        ...(about.method !== undefined && { method: about.method }),
+      }),
+    );
   }
 
   private async parse(req: IncomingMessage, body: unknown): Promise<unknown> {
@@ -217,7 +236,7 @@ export class McpHttpHandler {
     }
     if (error instanceof SyntaxError || statusCode === 400) {
       const outcome = parseErrorOutcome();
-      return writer.respond(outcome.status, outcome.response);
+      return writer.refuseWith(outcome.status, outcome.response);
     }
     if (statusCode === 415) return writer.refuse(415, 'Unsupported media type: Content-Type must be application/json');
     if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500)

@@ -10,14 +10,28 @@ export const SSE_HEADERS = {
   'x-accel-buffering': 'no',
 } as const;
 
+/** What the endpoint knows of the message a refusal answers, for its audit event. */
+export interface RefusedMessage {
+  era: 'modern' | 'legacy';
+  method?: string;
+}
+
+/** Told of every request refused before dispatch (the audit event and span of the refusal). */
+export type RefusalListener = (status: number, response: JsonRpcResponse, about: RefusedMessage) => void;
+
 /**
  * Writes one request's answer: a single JSON body, or — once the handler emitted a notification
  * first — an SSE stream scoped to this request that ends with the response.
  */
 export class ResponseWriter {
   private streaming = false;
+  /** Filled in as the endpoint learns it (era, then method). */
+  readonly about: RefusedMessage = { era: 'modern' };
 
-  constructor(private readonly res: ServerResponse) {}
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly onRefused?: RefusalListener,
+  ) {}
 
   get closed(): boolean {
     return this.res.writableEnded || this.res.destroyed;
@@ -61,7 +75,14 @@ export class ResponseWriter {
 
   /** A request refused before dispatch: a JSON-RPC error (-32600, id null) with this HTTP status. */
   refuse(status: number, message: string, headers?: Readonly<Record<string, string>>): void {
-    this.respond(status, failure(null, McpError.invalidRequest(message)).response, headers);
+    this.refuseWith(status, failure(null, McpError.invalidRequest(message)).response, headers);
+  }
+
+  /** A request refused before dispatch with this error response (parse error, unsupported era...). */
+  refuseWith(status: number, response: JsonRpcResponse, headers?: Readonly<Record<string, string>>): void {
+    if (this.closed) return;
+    this.respond(status, response, headers);
+    this.onRefused?.(status, response, this.about);
   }
 
   /** An HTTP answer outside JSON-RPC: 202 for a notification, authentication challenges. */

@@ -32,6 +32,8 @@ export class LegacyStdioSession {
     private readonly services: LegacyStdioServices,
     private readonly write: (message: JsonRpcResponse | JsonRpcNotification | JsonRpcRequest) => void,
     private readonly logger: Logger,
+    /** Told of each request refused before the 2025-era dispatcher saw it. */
+    private readonly refused: (response: JsonRpcResponse, method?: string) => void = () => undefined,
   ) {
     const id = `stdio-${randomBytes(9).toString('base64url')}`;
     const state = services.sessions.state(id);
@@ -68,15 +70,19 @@ export class LegacyStdioSession {
       }
       return undefined;
     }
-    if (typeof method !== 'string') return failure(null, McpError.invalidRequest('The request has no method')).response;
+    if (typeof method !== 'string') {
+      return this.refuse(failure(null, McpError.invalidRequest('The request has no method')).response);
+    }
     if (!('id' in message)) {
       if (this.services.enabled) dispatcher.notification(method, message['params'], this.session);
       return undefined;
     }
     const request = readRequest(message);
-    if ('response' in request) return request.response;
+    if ('response' in request) return this.refuse(request.response, method);
     const { id, params } = request;
-    if (!this.services.enabled) return failure(id, this.services.refusal.legacyRequest(method, params)).response;
+    if (!this.services.enabled) {
+      return this.refuse(failure(id, this.services.refusal.legacyRequest(method, params)).response, method);
+    }
 
     if (method === 'initialize') {
       let answer: ReturnType<LegacyDispatcher['initialize']>;
@@ -105,6 +111,11 @@ export class LegacyStdioSession {
       request: (pushed) => this.write(pushed),
     };
     return dispatcher.request(request, this.session, channel);
+  }
+
+  private refuse(response: JsonRpcResponse, method?: string): JsonRpcResponse {
+    this.refused(response, method);
+    return response;
   }
 
   /** Ends the session with the connection (`errorType`: why the connection failed, if it did). */

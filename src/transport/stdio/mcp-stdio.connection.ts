@@ -59,7 +59,7 @@ export class McpStdioConnection {
   private era: McpProtocolEra | undefined;
   private legacySession: LegacyStdioSession | undefined;
   /** The class of error the connection failed with (`error.type` of the session), if it did. */
-  private failure: string | undefined;
+  private failedWith: string | undefined;
 
   constructor(
     private readonly dispatcher: McpDispatcher,
@@ -115,13 +115,13 @@ export class McpStdioConnection {
 
   private readonly onInputError = (error: NodeJS.ErrnoException): void => {
     this.logger.error(`stdin failed: ${error.message}`);
-    this.failure ??= error.code ?? 'transport_error';
+    this.failedWith ??= error.code ?? 'transport_error';
     this.onEnd();
   };
 
   private readonly onOutputError = (error: NodeJS.ErrnoException): void => {
     if (this.outputBroken) return;
-    this.failure ??= error.code ?? 'transport_error';
+    this.failedWith ??= error.code ?? 'transport_error';
     // The client is gone (EPIPE and the like): nobody can read answers any more.
     this.outputBroken = true;
     this.logger.error(`stdout failed, closing the stdio session: ${error.message}`);
@@ -137,7 +137,7 @@ export class McpStdioConnection {
   private handle(events: readonly LineEvent[]): void {
     for (const event of events) {
       if (event.kind === 'oversized') {
-        this.write(
+        this.refuse(
           failure(
             null,
             McpError.invalidRequest(`Message too large: a line may hold at most ${this.options.maxLineBytes} bytes`),
@@ -154,13 +154,18 @@ export class McpStdioConnection {
     try {
       message = JSON.parse(this.decoder.decode(bytes));
     } catch {
-      this.write(parseErrorOutcome().response);
+      this.refuse(parseErrorOutcome().response);
       return;
     }
     if (this.era === undefined && isJsonObject(message) && message['jsonrpc'] === '2.0') {
       this.era = this.options.legacy ? classifyEra(message) : 'modern';
       if (this.era === 'legacy')
-        this.legacySession = new LegacyStdioSession(this.options.legacy!, (m) => this.write(m), this.logger);
+        this.legacySession = new LegacyStdioSession(
+          this.options.legacy!,
+          (m) => this.write(m),
+          this.logger,
+          (response, method) => this.recordRefusal(response, method),
+        );
     }
     if (this.legacySession && isJsonObject(message)) {
       this.track((signal) => this.answerLegacy(this.legacySession!, message, signal));
@@ -174,6 +179,21 @@ export class McpStdioConnection {
       return;
     }
     this.track((signal) => this.answer(message, signal));
+  }
+
+  /** Answers a message refused before dispatch, and records it (one audit event, one span). */
+  private refuse(response: JsonRpcResponse): void {
+    this.recordRefusal(response);
+    this.write(response);
+  }
+
+  private recordRefusal(response: JsonRpcResponse, method?: string): void {
+    this.dispatcher.refused({
+      transport: STDIO,
+      era: this.era ?? 'modern',
+      response,
+      ...(method !== undefined && { method }),
+    });
   }
 
   /** Runs one message's answer as a call in flight: counted, abortable, awaited on close. */
@@ -270,7 +290,7 @@ export class McpStdioConnection {
   private finishIfIdle(): void {
     if (this.reading || this.inFlight.size > 0 || this.settled) return;
     this.settled = true;
-    this.legacySession?.close(this.failure);
+    this.legacySession?.close(this.failedWith);
     const { output } = this.options;
     const done = (): void => {
       output.off('drain', this.onDrain);
