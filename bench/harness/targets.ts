@@ -152,7 +152,7 @@ export const TARGETS: readonly Target[] = [
     script: script('mcp-nest'),
     env: {},
     workloads: MCP_NEST_WORKLOADS,
-    note: "opt-in: on the repository's NestJS 12 install",
+    note: 'no MRTR in 2.0.5',
     workloadEnv: MCP_NEST_LEGACY_ENV,
     byDefault: false,
   },
