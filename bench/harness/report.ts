@@ -97,7 +97,8 @@ export function aggregate(measurements: readonly Measurement[]): Cell[] {
         status: 'ok',
         responseBytes: loaded[0]!.responseBytes,
         note: loaded.find((m) => m.note)?.note,
-        rps: median(responded.map((m) => m.load.rps)),
+        // A round in which no response completed counts as 0 req/s; latencies and CPU need responses.
+        rps: responded.length > 0 ? median(loaded.map((m) => m.load.rps)) : undefined,
         p50Ms: median(responded.map((m) => m.load.latencyMs.p50)),
         p99Ms: median(responded.map((m) => m.load.latencyMs.p99)),
         serverCpuUsPerRequest: median(responded.map((m) => m.serverCpuUsPerRequest)),
