@@ -241,6 +241,11 @@ describe('@mocapi/nestjs/redis: three nodes behind nginx round robin', () => {
       expect(final.json.error.code).toBe(UNAVAILABLE);
       expect(final.json.error.message).toMatch(/Redis/);
     }
+    // A rate-limited call needs its counter: the same clear error, whichever node.
+    for (const node of alive) {
+      const limited = await callTool(nodeUrl(node), 'limited');
+      expect([limited.status, limited.json.error?.code]).toEqual([503, UNAVAILABLE]);
+    }
     // A 2025-era request needs the session's shared state: the same clear error.
     const legacy = await fetch(nodeUrl(alive[0]!), {
       method: 'POST',

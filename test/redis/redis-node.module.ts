@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Injectable, Module, type DynamicModule } from '@nestjs/common';
 import { SkipThrottle, Throttle } from '@nestjs/throttler';
+import { Redis } from 'ioredis';
 import { ElicitationContext, McpModule, McpRegistrar, McpResource, McpTool } from '../../src/index.js';
 import { McpRedisModule, RedisThrottlerStorage } from '../../src/redis/index.js';
 import { McpThrottlerModule } from '../../src/throttler/index.js';
@@ -115,18 +116,26 @@ class LimitedTools {
   }
 }
 
+/**
+ * The three ways to set the module up, one per node of the e2e: forRoot with a URL (node-a), forRoot
+ * with the application's own ioredis client (node-b), forRootAsync (node-c).
+ */
+function redisModule(settings: RedisNodeSettings): DynamicModule {
+  const shared = { keyPrefix: settings.keyPrefix, commandTimeoutMs: 1000, flowClaimTtlMs: settings.flowClaimTtlMs };
+  if (settings.name === 'node-b') return McpRedisModule.forRoot({ ...shared, client: new Redis(settings.redisUrl) });
+  if (settings.name === 'node-c') {
+    return McpRedisModule.forRootAsync({ useFactory: async () => ({ ...shared, connection: settings.redisUrl }) });
+  }
+  return McpRedisModule.forRoot({ ...shared, connection: settings.redisUrl });
+}
+
 /** One node: McpModule, McpRedisModule, and the throttler on Redis storage. */
 export function redisNodeModule(settings: RedisNodeSettings): DynamicModule {
   Throttle({ default: { limit: settings.rateLimit, ttl: settings.rateTtlMs } })(LimitedTools);
   @Module({
     imports: [
       McpModule.forRoot({ name: 'redis-multi-node', version: '1.0.0', mrtr: { secrets: SHARED_SECRETS } }),
-      McpRedisModule.forRoot({
-        connection: settings.redisUrl,
-        keyPrefix: settings.keyPrefix,
-        commandTimeoutMs: 1000,
-        flowClaimTtlMs: settings.flowClaimTtlMs,
-      }),
+      redisModule(settings),
       McpThrottlerModule.forRootAsync({
         inject: [RedisThrottlerStorage],
         useFactory: (storage: RedisThrottlerStorage) => ({
