@@ -101,10 +101,18 @@ export class McpRedisConnection implements OnModuleDestroy {
     this.subscriber.subscribe(channel).catch((error: Error) => this.wentDown(error.message));
   }
 
+  /** Closes the connections this module opened (not the application's client) and waits, boundedly, until they are. */
   async onModuleDestroy(): Promise<void> {
     this.closing = true;
-    this.subscriber.disconnect();
-    if (this.ownsCommands) this.commands.disconnect();
+    const closing = [this.subscriber, ...(this.ownsCommands ? [this.commands] : [])].map((client) => {
+      if (client.status === 'end') return Promise.resolve();
+      const ended = new Promise<void>((resolve) => client.once('end', () => resolve()));
+      client.disconnect();
+      return ended;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(closing), new Promise((resolve) => (timer = setTimeout(resolve, 1000)))]);
+    clearTimeout(timer);
   }
 
   private wentDown(reason: string): void {

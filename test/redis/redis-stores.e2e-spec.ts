@@ -1,0 +1,162 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { Logger } from '@nestjs/common';
+import { McpRedisConnection } from '../../src/redis/mcp-redis.connection.js';
+import { resolveMcpRedisOptions } from '../../src/redis/mcp-redis.options.js';
+import { McpUnavailableException } from '../../src/redis/mcp-unavailable.exception.js';
+import { RedisEventBus } from '../../src/redis/redis-event.bus.js';
+import { RedisFlowStore } from '../../src/redis/redis-flow.store.js';
+import { RedisThrottlerStorage } from '../../src/redis/redis-throttler.storage.js';
+import type { McpEvent } from '../../src/index.js';
+import { type RedisServer, startRedis } from '../support/redis-server.js';
+
+/** The Redis stores one by one, on a real redis-server, two "nodes" being two connections. */
+
+let redis: RedisServer;
+const connections: McpRedisConnection[] = [];
+
+async function connect(keyPrefix = 'stores:'): Promise<McpRedisConnection> {
+  const config = resolveMcpRedisOptions({
+    connection: redis.url,
+    keyPrefix,
+    commandTimeoutMs: 500,
+    flowClaimTtlMs: 600,
+  });
+  const connection = new McpRedisConnection(config);
+  await connection.ready();
+  connections.push(connection);
+  return connection;
+}
+
+beforeAll(async () => {
+  Logger.overrideLogger(false); // dozens of "nodes" here, each logging its outage once
+  redis = await startRedis();
+});
+afterAll(async () => {
+  for (const connection of connections) await connection.onModuleDestroy();
+  await redis.stop();
+});
+
+describe('RedisFlowStore', () => {
+  const config = () => resolveMcpRedisOptions({ connection: redis.url, flowClaimTtlMs: 600 });
+
+  it('one claim runs; a claim on another node waits for it and gets the recorded result', async () => {
+    const [a, b] = [new RedisFlowStore(await connect(), config()), new RedisFlowStore(await connect(), config())];
+    const expiresAt = Date.now() + 60_000;
+    expect(await a.claim('flow-1', expiresAt)).toEqual({ kind: 'run' });
+    const waiting = b.claim('flow-1', expiresAt);
+    await delay(50);
+    await a.settle('flow-1', { content: [{ type: 'text', text: 'placed' }] }, expiresAt);
+    expect(await waiting).toEqual({ kind: 'recorded', result: { content: [{ type: 'text', text: 'placed' }] } });
+    expect(await a.claim('flow-1', expiresAt)).toMatchObject({ kind: 'recorded' });
+  });
+
+  it('a round that records nothing frees the flow for the next claim', async () => {
+    const store = new RedisFlowStore(await connect(), config());
+    const expiresAt = Date.now() + 60_000;
+    expect(await store.claim('flow-2', expiresAt)).toEqual({ kind: 'run' });
+    await store.settle('flow-2', undefined, expiresAt);
+    expect(await store.claim('flow-2', expiresAt)).toEqual({ kind: 'run' });
+    await store.settle('flow-2', undefined, expiresAt);
+  });
+
+  it('a claim is renewed while its round runs, and lapses once nobody renews it', async () => {
+    const holder = await connect();
+    const a = new RedisFlowStore(holder, config());
+    const b = new RedisFlowStore(await connect(), config());
+    const expiresAt = Date.now() + 60_000;
+    await a.claim('flow-3', expiresAt);
+    // Three claim lifetimes later, the renewed claim still holds.
+    const early = await Promise.race([b.claim('flow-3', expiresAt), delay(1800, 'still waiting')]);
+    expect(early).toBe('still waiting');
+    await a.settle('flow-3', { ok: true }, expiresAt);
+
+    // A holder that stops renewing (its node died) loses the claim after flowClaimTtlMs.
+    await a.claim('flow-4', expiresAt);
+    await holder.onModuleDestroy();
+    const started = Date.now();
+    expect(await b.claim('flow-4', expiresAt)).toEqual({ kind: 'run' });
+    expect(Date.now() - started).toBeLessThan(1500);
+    await b.settle('flow-4', undefined, expiresAt);
+  });
+});
+
+describe('RedisThrottlerStorage', () => {
+  it('counts one window for all nodes, then blocks for blockDuration', async () => {
+    const [a, b] = [new RedisThrottlerStorage(await connect()), new RedisThrottlerStorage(await connect())];
+    expect(await a.increment('k', 10_000, 2, 3000, 'default')).toEqual({
+      totalHits: 1,
+      timeToExpire: 10,
+      isBlocked: false,
+      timeToBlockExpire: 0,
+    });
+    expect(await b.increment('k', 10_000, 2, 3000, 'default')).toMatchObject({ totalHits: 2, isBlocked: false });
+    expect(await a.increment('k', 10_000, 2, 3000, 'default')).toMatchObject({
+      totalHits: 3,
+      isBlocked: true,
+      timeToBlockExpire: 3,
+    });
+    // Blocked hits are not counted; other throttlers and keys are apart.
+    expect(await b.increment('k', 10_000, 2, 3000, 'default')).toMatchObject({ totalHits: 3, isBlocked: true });
+    expect(await b.increment('k', 10_000, 2, 3000, 'burst')).toMatchObject({ totalHits: 1, isBlocked: false });
+    expect(await b.increment('other', 10_000, 2, 3000, 'default')).toMatchObject({ totalHits: 1 });
+  });
+
+  it('a new window starts when the old one expires', async () => {
+    const storage = new RedisThrottlerStorage(await connect());
+    await storage.increment('short', 300, 1, 300, 'default');
+    expect(await storage.increment('short', 300, 1, 300, 'default')).toMatchObject({ isBlocked: true });
+    await delay(400);
+    expect(await storage.increment('short', 300, 1, 300, 'default')).toMatchObject({ totalHits: 1, isBlocked: false });
+  });
+});
+
+describe('RedisEventBus', () => {
+  it('delivers every event once on every node, the publisher included', async () => {
+    const [a, b] = [new RedisEventBus(await connect()), new RedisEventBus(await connect())];
+    const heard: Record<string, McpEvent[]> = { a: [], b: [] };
+    a.subscribe((e) => heard['a']!.push(e));
+    b.subscribe((e) => heard['b']!.push(e));
+    await delay(100); // both subscribed on Redis
+    a.publish({ kind: 'resource_updated', uri: 'test://x' });
+    b.publish({ kind: 'list_changed', list: 'tools' });
+    for (let i = 0; i < 40 && heard['a']!.length + heard['b']!.length < 4; i++) await delay(25);
+    await delay(100);
+    const expected = [
+      { kind: 'resource_updated', uri: 'test://x' },
+      { kind: 'list_changed', list: 'tools' },
+    ];
+    expect(heard['a']).toEqual(expect.arrayContaining(expected));
+    expect(heard['b']).toEqual(expect.arrayContaining(expected));
+    expect([heard['a']!.length, heard['b']!.length]).toEqual([2, 2]);
+  });
+
+  it('another key prefix is another server: its events stay apart', async () => {
+    const [a, other] = [new RedisEventBus(await connect('one:')), new RedisEventBus(await connect('two:'))];
+    const heard: McpEvent[] = [];
+    other.subscribe((e) => heard.push(e));
+    await delay(100);
+    a.publish({ kind: 'resource_updated', uri: 'test://y' });
+    await delay(200);
+    expect(heard).toEqual([]);
+  });
+});
+
+describe('McpRedisConnection', () => {
+  it('answers McpUnavailableException at once while Redis is down', async () => {
+    const connection = await connect();
+    await redis.stop();
+    try {
+      const started = Date.now();
+      await expect(connection.run((r) => r.ping())).rejects.toBeInstanceOf(McpUnavailableException);
+      await expect(connection.run((r) => r.ping())).rejects.toMatchObject({ code: -32051, httpStatus: 503 });
+      expect(Date.now() - started).toBeLessThan(1000);
+    } finally {
+      await redis.restart();
+    }
+    for (let i = 0; i < 50; i++) {
+      if ((await connection.run((r) => r.ping()).catch(() => 'down')) === 'PONG') break;
+      await delay(100);
+    }
+    expect(await connection.run((r) => r.ping())).toBe('PONG');
+  });
+});
