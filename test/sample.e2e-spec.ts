@@ -92,6 +92,14 @@ describe.each(['express', 'fastify'] as const)(
       expect(mcp.app.get(BookingService).all()).toHaveLength(0);
     });
 
+    it('ships a rate limit: the 121st call to a tool within a minute gets -32050 with HTTP 429', async () => {
+      const args = { date: '2026-12-24', partySize: 2 };
+      for (let i = 0; i < 120; i++) await mcp.callTool('find_tables', args);
+      await expect(mcp.callTool('find_tables', args)).rejects.toEqual(
+        expect.objectContaining({ code: -32050, status: 429, data: { retryAfterMs: expect.any(Number) } }),
+      );
+    });
+
     it('reports protocol errors as McpTestError', async () => {
       await expect(mcp.callTool('no_such_tool')).rejects.toEqual(expect.objectContaining({ code: -32602 }));
       await expect(mcp.request('ping')).rejects.toBeInstanceOf(McpTestError);

@@ -200,8 +200,20 @@ describe.each(ADAPTERS)('OpenTelemetry and audit events (%s)', (adapter) => {
     const points = data.map((p) => p.attributes);
     expect(points).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ 'mcp.method.name': 'tools/call', 'mcp.outcome': 'complete' }),
-        expect.objectContaining({ 'mcp.method.name': 'tools/call', 'mcp.outcome': 'input_required' }),
+        // A plain call, both rounds of a modern flow, a 2025-era pushed flow, a rejected requestState.
+        expect.objectContaining({
+          'mcp.method.name': 'tools/call',
+          'gen_ai.tool.name': 'traced',
+          'mcp.protocol.version': '2026-07-28',
+          'mcp.outcome': 'complete',
+        }),
+        expect.objectContaining({ 'gen_ai.tool.name': 'two_rounds', 'mcp.outcome': 'input_required' }),
+        expect.objectContaining({ 'gen_ai.tool.name': 'two_rounds', 'mcp.outcome': 'complete' }),
+        expect.objectContaining({
+          'gen_ai.tool.name': 'ask_name',
+          'mcp.protocol.version': '2025-11-25',
+          'mcp.outcome': 'complete',
+        }),
         expect.objectContaining({ 'mcp.outcome': 'rejected_request_state', 'error.type': '-32602' }),
       ]),
     );

@@ -6,8 +6,14 @@ import { LIMIT, TTL_MS, throttledModule } from './throttler.fixtures.js';
 
 let nextId = 1;
 
-function call(url: string, name: string, user?: string, method = 'tools/call'): Promise<RawResponse> {
-  const params = { name, arguments: {}, _meta: envelope() };
+function call(
+  url: string,
+  name: string,
+  user?: string,
+  method = 'tools/call',
+  extra: Record<string, unknown> = {},
+): Promise<RawResponse> {
+  const params = { name, arguments: {}, ...extra, _meta: envelope({ elicitation: {} }) };
   return post(
     url,
     { jsonrpc: '2.0', id: nextId++, method, params },
@@ -68,6 +74,18 @@ describe.each(ADAPTERS)('rate limiting with @mocapi/nestjs/throttler (%s)', (ada
       expect((await call(running.url, 'free', 'dave')).status).toBe(200);
       expect((await call(running.url, 'class_free', 'dave')).status).toBe(200);
     }
+  });
+
+  it("counts each round of an elicitation flow: a flow's retry is a call", async () => {
+    const first = await call(running.url, 'asks', 'gina');
+    expect(first.json.result.resultType).toBe('input_required');
+    const [key] = Object.keys(first.json.result.inputRequests);
+    const retry = await call(running.url, 'asks', 'gina', 'tools/call', {
+      requestState: first.json.result.requestState,
+      inputResponses: { [key!]: { action: 'accept', content: { ok: true } } },
+    });
+    expect(retry.json.result.content).toEqual([{ type: 'text', text: 'accept' }]);
+    expectRateLimited(await call(running.url, 'asks', 'gina'));
   });
 
   it('limits prompts/get as well', async () => {

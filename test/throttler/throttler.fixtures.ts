@@ -1,12 +1,20 @@
 import { Injectable, Module, type DynamicModule } from '@nestjs/common';
 import { SkipThrottle, Throttle } from '@nestjs/throttler';
-import { McpModule, McpPrompt, McpTool } from '../../src/index.js';
+import { ElicitationContext, McpModule, McpPrompt, McpTool } from '../../src/index.js';
 import { McpThrottlerModule } from '../../src/throttler/index.js';
 import { HeaderPrincipalSource } from '../legacy/legacy.fixtures.js';
 
 /** Per tool: 2 calls a second (the module's limit), 3 (`@Throttle`), or unlimited (`@SkipThrottle`). */
 @Injectable()
 export class ThrottledTools {
+  constructor(private readonly elicitation: ElicitationContext) {}
+
+  @McpTool({ name: 'asks', description: 'Asks one question (two rounds on 2026-07-28)' })
+  async asks(): Promise<string> {
+    const answer = await this.elicitation.elicit('Sure?', (s) => s.boolean('ok'));
+    return answer.action;
+  }
+
   @McpTool({ name: 'ping', description: 'Answers pong' })
   ping(): string {
     return 'pong';
