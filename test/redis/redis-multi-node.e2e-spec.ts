@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ElicitResult } from '@modelcontextprotocol/client';
+import { Redis } from 'ioredis';
 import { connectLegacyClient } from '../legacy/legacy-client.js';
 import { callTool } from '../mrtr/mrtr-wire.js';
 import { type Balancer, startNginx } from '../multi-node/nginx-balancer.js';
@@ -151,6 +152,15 @@ describe('@mocapi/nestjs/redis: three nodes behind nginx round robin', () => {
       for (const node of nodes) await callTool(nodeUrl(node), 'touch');
       for (let i = 0; i < 50 && updates.length < 3; i++) await delay(50);
       expect(updates).toEqual([MOTD, MOTD, MOTD]);
+      // The shared state is one hash per session that expires with the session (legacy.sessionTtlMs, 24 h).
+      const redisClient = new Redis(redis.url);
+      try {
+        const [key] = await redisClient.keys('e2e:session:*');
+        expect(await redisClient.hgetall(key!)).toEqual({ level: 'error', [`sub:${MOTD}`]: '1' });
+        expect(await redisClient.pttl(key!)).toBeGreaterThan(86_000_000);
+      } finally {
+        redisClient.disconnect();
+      }
 
       // DELETE ends the session on every node: the next request is refused wherever it lands.
       const session = transport.sessionId!;
