@@ -7,6 +7,7 @@ export {
   type McpLegacyOptions,
   type McpModuleOptions,
   type McpMrtrOptions,
+  type McpTasksOptions,
   type ResolvedMcpOptions,
 } from './mcp.options.js';
 export type { McpProtocolEra } from './legacy/protocol-era.js';
@@ -19,6 +20,7 @@ export {
   INTEGRATION_PRINCIPAL_SOURCE,
   INTEGRATION_REQUEST_OBSERVER,
   INTEGRATION_SESSION_BACKPLANE,
+  INTEGRATION_TASK_STORE,
 } from './mcp.tokens.js';
 
 export { McpTool, type McpToolOptions } from './decorators/mcp-tool.decorator.js';
@@ -69,6 +71,12 @@ export {
 export type { ChangedQuestionPolicy } from './mrtr/replay-session.js';
 export { McpFlowStore, type FlowClaim } from './mrtr/mcp-flow.store.js';
 export { InMemoryFlowStore } from './mrtr/in-memory-flow.store.js';
+export { McpTaskContext } from './tasks/mcp-task.context.js';
+export { McpTaskStore } from './tasks/mcp-task.store.js';
+export { TaskAbortedError } from './tasks/task-aborted.error.js';
+export { InMemoryTaskStore } from './tasks/in-memory-task.store.js';
+export type { McpTaskError, McpTaskRecord, McpTaskStatus } from './tasks/mcp-task.record.js';
+export { TASKS_EXTENSION, type McpTaskCreation, type McpTaskSupport } from './tasks/task-support.js';
 export { McpPrincipalSource, AnonymousPrincipalSource } from './mrtr/mcp-principal.source.js';
 export { McpClock, SystemClock } from './mrtr/mcp-clock.js';
 export { RequestStateCodec } from './mrtr/request-state.codec.js';

@@ -34,12 +34,19 @@ import {
   INTEGRATION_FLOW_STORE,
   INTEGRATION_PRINCIPAL_SOURCE,
   INTEGRATION_SESSION_BACKPLANE,
+  INTEGRATION_TASK_STORE,
 } from './mcp.tokens.js';
 import { InProcessEventBus } from './events/in-process-event-bus.js';
 import { ListChangeRelay } from './events/list-change.relay.js';
 import { McpEventBus } from './events/mcp-event-bus.js';
 import { LocalSessionBackplane } from './legacy/local-session.backplane.js';
 import { McpSessionBackplane } from './legacy/mcp-session.backplane.js';
+import { McpTaskStore } from './tasks/mcp-task.store.js';
+import { InMemoryTaskStore } from './tasks/in-memory-task.store.js';
+import { McpTaskRunner } from './tasks/mcp-task.runner.js';
+import { McpTaskEvents } from './tasks/mcp-task.events.js';
+import { McpTaskContext } from './tasks/mcp-task.context.js';
+import { TasksMethods } from './tasks/tasks.methods.js';
 import { LoggerAuditSink, McpAuditSink } from './telemetry/mcp-audit.sink.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { McpFlowStore } from './mrtr/mcp-flow.store.js';
@@ -69,14 +76,14 @@ function layered<T>(
   provide: abstract new (...args: never[]) => T,
   own: (options: ResolvedMcpOptions) => Type<T> | T | undefined,
   integration: symbol,
-  fallback: (clock: McpClock) => T,
+  fallback: (clock: McpClock, options: ResolvedMcpOptions) => T,
 ): Provider {
   return {
     provide,
     useFactory: async (options: ResolvedMcpOptions, moduleRef: ModuleRef, clock: McpClock, bound?: T) => {
       const mine = own(options);
       if (mine) return typeof mine === 'function' ? moduleRef.create(mine as Type<T>) : mine;
-      return bound ?? fallback(clock);
+      return bound ?? fallback(clock, options);
     },
     inject: [MCP_OPTIONS, ModuleRef, McpClock, { token: integration, optional: true }],
   };
@@ -129,6 +136,12 @@ const seams: Provider[] = [
     INTEGRATION_SESSION_BACKPLANE,
     () => new LocalSessionBackplane(),
   ),
+  layered(
+    McpTaskStore,
+    (o) => o.taskStore,
+    INTEGRATION_TASK_STORE,
+    (clock, options) => new InMemoryTaskStore(clock, options.tasks.maxTasks),
+  ),
   {
     provide: McpAccessPolicy,
     useFactory: (integration?: McpAccessPolicy) => integration ?? new AllowAllAccessPolicy(),
@@ -136,7 +149,7 @@ const seams: Provider[] = [
   },
 ];
 
-const groups = [ToolsMethods, PromptsMethods, ResourcesMethods, CompletionMethods, SubscriptionsMethods];
+const groups = [ToolsMethods, PromptsMethods, ResourcesMethods, CompletionMethods, SubscriptionsMethods, TasksMethods];
 const methodGroups: Provider[] = [
   ...groups,
   { provide: MCP_METHOD_GROUPS, useFactory: (...all: unknown[]) => all, inject: groups },
@@ -166,6 +179,9 @@ const methodGroups: Provider[] = [
     McpTelemetry,
     ExactlyOnceCompletion,
     ElicitationContext,
+    McpTaskRunner,
+    McpTaskEvents,
+    McpTaskContext,
     McpProgressReporter,
     McpClientLogger,
     McpToolRegistry,
@@ -205,6 +221,8 @@ const methodGroups: Provider[] = [
     RequestStateCodec,
     McpClock,
     McpFlowStore,
+    McpTaskStore,
+    McpTaskContext,
     McpAuditSink,
     McpEventBus,
     McpSessionBackplane,

@@ -1,12 +1,23 @@
 import type { Type } from '@nestjs/common';
 import type { McpPrincipalSource } from './mrtr/mcp-principal.source.js';
 import type { McpFlowStore } from './mrtr/mcp-flow.store.js';
+import type { McpTaskStore } from './tasks/mcp-task.store.js';
 import type { McpAuditSink } from './telemetry/mcp-audit.sink.js';
 import type { McpEventBus } from './events/mcp-event-bus.js';
 import type { McpSessionBackplane } from './legacy/mcp-session.backplane.js';
 import type { CacheScope } from './protocol/wire-types.js';
 import type { McpProtocolEra } from './legacy/protocol-era.js';
 import type { ChangedQuestionPolicy } from './mrtr/replay-session.js';
+
+/** Settings of the `io.modelcontextprotocol/tasks` extension (tools declared with `taskSupport`). */
+export interface McpTasksOptions {
+  /** How long a task is kept from its creation (its `ttlMs`), in ms; a handler still running then is aborted. Default 3600000 (1 hour). */
+  ttlMs?: number;
+  /** The polling interval suggested to clients (`pollIntervalMs`), in ms. Default 1000. */
+  pollIntervalMs?: number;
+  /** How many tasks the in-memory store holds at most (finished ones make room first). Default 10000. */
+  maxTasks?: number;
+}
 
 /** Settings of the stateless elicitation flow (requestState). */
 export interface McpMrtrOptions {
@@ -110,6 +121,8 @@ export interface McpModuleOptions {
   toolTimeoutMs?: number;
   /** Stateless elicitation settings. */
   mrtr?: McpMrtrOptions;
+  /** Settings of tasks (the `io.modelcontextprotocol/tasks` extension). */
+  tasks?: McpTasksOptions;
   /**
    * Which protocol eras the endpoint serves: `'modern'` (2026-07-28) and `'legacy'` (2025-11-25,
    * 2025-06-18 and 2025-03-26 clients that open with `initialize`). Default both. Without
@@ -128,6 +141,11 @@ export interface McpModuleOptions {
    * and over the in-memory default.
    */
   flowStore?: Type<McpFlowStore> | McpFlowStore;
+  /**
+   * The application's own task store: it wins over an integration module's and over the in-memory
+   * default.
+   */
+  taskStore?: Type<McpTaskStore> | McpTaskStore;
   /**
    * The application's own audit sink (one event per finished request): it wins over an integration
    * module's and over the default, which logs each event at debug level.
@@ -161,10 +179,12 @@ export interface ResolvedMcpOptions {
   readonly maxJsonDepth: number;
   readonly toolTimeoutMs?: number;
   readonly mrtr: McpMrtrOptions;
+  readonly tasks: Readonly<Required<McpTasksOptions>>;
   readonly eras: { readonly modern: boolean; readonly legacy: boolean };
   readonly legacy: Readonly<Required<McpLegacyOptions>>;
   readonly principalSource?: Type<McpPrincipalSource> | McpPrincipalSource;
   readonly flowStore?: Type<McpFlowStore> | McpFlowStore;
+  readonly taskStore?: Type<McpTaskStore> | McpTaskStore;
   readonly auditSink?: Type<McpAuditSink> | McpAuditSink;
   readonly eventBus?: Type<McpEventBus> | McpEventBus;
   readonly sessionBackplane?: Type<McpSessionBackplane> | McpSessionBackplane;
@@ -225,6 +245,11 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
   if (mrtr.secrets !== undefined && !Array.isArray(mrtr.secrets)) {
     problems.push('`mrtr.secrets` must be an array of strings (the first seals, all open)');
   }
+  const tasks = o.tasks ?? {};
+  for (const key of ['ttlMs', 'pollIntervalMs', 'maxTasks'] as const) {
+    if (tasks[key] !== undefined && !positiveInteger(tasks[key]))
+      problems.push(`\`tasks.${key}\` must be a positive integer`);
+  }
   const eras = o.eras ?? ['modern', 'legacy'];
   if (!Array.isArray(eras) || eras.length === 0 || eras.some((era) => era !== 'modern' && era !== 'legacy')) {
     problems.push("`eras` must be a non-empty array of 'modern' and/or 'legacy' (default: both)");
@@ -250,6 +275,11 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
     maxJsonDepth: o.maxJsonDepth ?? 32,
     toolTimeoutMs: o.toolTimeoutMs,
     mrtr,
+    tasks: {
+      ttlMs: tasks.ttlMs ?? 3_600_000,
+      pollIntervalMs: tasks.pollIntervalMs ?? 1000,
+      maxTasks: tasks.maxTasks ?? 10_000,
+    },
     eras: { modern: eras.includes('modern'), legacy: eras.includes('legacy') },
     legacy: {
       maxInputRounds: legacy.maxInputRounds ?? 8,
@@ -259,6 +289,7 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
     },
     principalSource: o.principalSource,
     flowStore: o.flowStore,
+    taskStore: o.taskStore,
     auditSink: o.auditSink,
     eventBus: o.eventBus,
     sessionBackplane: o.sessionBackplane,

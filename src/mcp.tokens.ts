@@ -32,6 +32,14 @@ export const INTEGRATION_HTTP_AUTHENTICATOR = Symbol.for('mocapi:integration-htt
  */
 export const INTEGRATION_FLOW_STORE = Symbol.for('mocapi:integration-flow-store');
 /**
+ * Integration slot for the `McpTaskStore` that keeps tasks (e.g. a shared Redis store, so any node
+ * answers tasks/get for any task). An application's own `taskStore` option wins; with neither, the
+ * in-memory store is used.
+ *
+ * @publicApi
+ */
+export const INTEGRATION_TASK_STORE = Symbol.for('mocapi:integration-task-store');
+/**
  * Integration slot for one `McpRequestObserver` that watches every MCP request. It runs in addition
  * to the audit sink and to every provider marked `@McpObserver()` (the way to register several,
  * e.g. `McpOpenTelemetryModule`'s and the application's own); this slot's observer is outermost.

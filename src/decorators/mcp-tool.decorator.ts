@@ -1,6 +1,7 @@
 import { SetMetadata } from '@nestjs/common';
 import type { JsonSchema, ToolAnnotations } from '../protocol/wire-types.js';
 import { MCP_TOOL_METADATA } from './mcp-metadata.constants.js';
+import type { McpTaskCreation, McpTaskSupport } from '../tasks/task-support.js';
 
 /** @publicApi */
 export interface McpToolOptions {
@@ -32,6 +33,19 @@ export interface McpToolOptions {
    * the module's `toolTimeoutMs` (none).
    */
   timeoutMs?: number;
+  /**
+   * Lets the tool run as a task (the `io.modelcontextprotocol/tasks` extension): `'optional'` runs
+   * it as a task for clients that declare the extension on the request and synchronously for the
+   * others; `'required'` refuses the others with -32021. Default: never a task. `timeoutMs` does not
+   * apply to task runs (the task's `ttlMs` bounds them).
+   */
+  taskSupport?: McpTaskSupport;
+  /**
+   * When the task starts (with `taskSupport`): `'immediate'` (default) before the handler runs;
+   * `'handler'` when the handler calls `McpTaskContext.start()`, its earlier questions being
+   * answered synchronously.
+   */
+  taskCreation?: McpTaskCreation;
 }
 
 /**

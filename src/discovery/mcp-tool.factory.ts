@@ -36,6 +36,17 @@ export class McpToolFactory {
     if (options.timeoutMs !== undefined && !(Number.isInteger(options.timeoutMs) && options.timeoutMs > 0)) {
       throw new Error(`MCP tool "${name}" (${source}): timeoutMs must be a positive whole number of milliseconds.`);
     }
+    if (options.taskSupport !== undefined && options.taskSupport !== 'optional' && options.taskSupport !== 'required') {
+      throw new Error(`MCP tool "${name}" (${source}): taskSupport must be 'optional' or 'required'.`);
+    }
+    if (options.taskCreation !== undefined) {
+      if (options.taskSupport === undefined) {
+        throw new Error(`MCP tool "${name}" (${source}): taskCreation needs taskSupport ('optional' or 'required').`);
+      }
+      if (options.taskCreation !== 'immediate' && options.taskCreation !== 'handler') {
+        throw new Error(`MCP tool "${name}" (${source}): taskCreation must be 'immediate' or 'handler'.`);
+      }
+    }
     const inputDto = options.inputSchema ? undefined : inputDtoOf(prototype, methodName);
     const inputSchema = options.inputSchema ?? (inputDto ? dtoToJsonSchema(inputDto) : EMPTY_INPUT_SCHEMA);
     const outputDto = options.outputSchema ? undefined : outputDtoOf(prototype, methodName);
@@ -58,6 +69,8 @@ export class McpToolFactory {
       headerParams: inputDto ? mcpHeaderParams(inputDto) : headerParamsOfSchema(inputSchema),
       exactlyOnce: options.exactlyOnce,
       timeoutMs: options.timeoutMs,
+      taskSupport: options.taskSupport,
+      taskCreation: options.taskCreation,
     };
   }
 }

@@ -3,6 +3,7 @@ import type { McpHeaderParam } from '../schema/dto-json-schema.js';
 import type { DtoValidatorFn } from '../schema/dto-validator.js';
 import type { McpHandler } from './mcp-handler.js';
 import type { Registered } from './mcp-registry.js';
+import type { McpTaskCreation, McpTaskSupport } from '../tasks/task-support.js';
 
 /** A tool as the dispatcher serves it: its advertised definition and its wrapped handler. */
 export interface RegisteredTool extends Registered {
@@ -16,4 +17,8 @@ export interface RegisteredTool extends Registered {
   readonly exactlyOnce?: boolean;
   /** `@McpTool({ timeoutMs })`; undefined means the module's default. */
   readonly timeoutMs?: number;
+  /** `@McpTool({ taskSupport })`; undefined means the tool never runs as a task. */
+  readonly taskSupport?: McpTaskSupport;
+  /** `@McpTool({ taskCreation })`; undefined means `'immediate'`. */
+  readonly taskCreation?: McpTaskCreation;
 }

@@ -46,9 +46,10 @@ export class ResultStamp {
     return { ...result, resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: this.metaOf(result) };
   }
 
-  /** Input-required results keep their own `resultType` and are never cacheable. */
+  /** Input-required results and task handles (`'task'`) keep their own `resultType` and are never cacheable. */
   stamp(result: AnyResult): Result {
-    return (result as Result)['resultType'] === 'input_required'
+    const type = (result as Result)['resultType'];
+    return type === 'input_required' || type === 'task'
       ? { ...result, _meta: this.metaOf(result) }
       : this.complete(result);
   }

@@ -69,6 +69,26 @@ export class MrtrEngine {
   }
 
   /**
+   * Continues a flow whose ledger the server kept itself (a task's, between `tasks/update`
+   * answers) rather than sealed into a requestState: the same binding check and replay rules as a
+   * retry, without a token to open.
+   */
+  resume(call: Omit<MrtrCall, 'requestState'>, state: RequestStatePayload): ReplaySession {
+    const binding = lazyBinding({ ...call, requestState: undefined });
+    verifyBinding(state, binding);
+    return new ReplaySession({
+      binding,
+      state,
+      inputResponses: parseInputResponses(call.inputResponses),
+      clientCapabilities: call.clientCapabilities,
+      now: this.clock.now(),
+      whenChanged: this.options.mrtr.whenChanged,
+      maxReasks: this.options.mrtr.maxReasks,
+      maxAnswerChars: this.options.mrtr.maxAnswerBytes,
+    });
+  }
+
+  /**
    * Runs `fn` (the handler) in the call's scope. Resolves to the handler's value, or to the sealed
    * input-required round when it asked for input — whatever became of the signal on its way out (an
    * interceptor that wrapped the result, a filter or a catch block that swallowed it): once a

@@ -27,3 +27,16 @@ export const MRTR_METHODS: ReadonlySet<string> = new Set([
   McpMethod.PromptsGet,
   McpMethod.ResourcesRead,
 ]);
+
+/**
+ * The methods of the `io.modelcontextprotocol/tasks` extension. Their HTTP requests carry the task
+ * id in the `Mcp-Name` header (SEP-2663 routing headers).
+ */
+export const TaskMethod = {
+  Get: 'tasks/get',
+  Update: 'tasks/update',
+  Cancel: 'tasks/cancel',
+} as const;
+
+/** The extension's methods, as a set. */
+export const TASK_METHODS: ReadonlySet<string> = new Set(Object.values(TaskMethod));

@@ -16,6 +16,8 @@ import { ExactlyOnceCompletion } from '../exactly-once.completion.js';
 import { toCallToolResult, toolErrorResult } from '../tool-result.normalizer.js';
 import type { McpCallOutcome } from '../../mrtr/mrtr.engine.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
+import { McpTaskRunner } from '../../tasks/mcp-task.runner.js';
+import { createTaskResult } from '../../tasks/mcp-task.record.js';
 
 /** What a call that outlived its timeout resolves to. */
 const TIMED_OUT = Symbol('timed out');
@@ -31,6 +33,7 @@ export class ToolsMethods implements McpMethodGroup {
     private readonly lists: ListPager,
     private readonly stamp: ResultStamp,
     private readonly once: ExactlyOnceCompletion,
+    private readonly tasks: McpTaskRunner,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
 
@@ -97,6 +100,12 @@ export class ToolsMethods implements McpMethodGroup {
     }
   }
 
+  private finished(outcome: McpCallOutcome): Record<string, unknown> {
+    return outcome.kind === 'input_required'
+      ? this.stamp.stamp(outcome.round)
+      : this.stamp.complete(toCallToolResult(outcome.value));
+  }
+
   private async callTool(exchange: McpExchange, inbound: McpInbound): Promise<Record<string, unknown>> {
     const { params } = exchange;
     const name = params['name'];
@@ -107,6 +116,7 @@ export class ToolsMethods implements McpMethodGroup {
     const args = params['arguments'] ?? {};
     if (!isJsonObject(args)) throw McpError.invalidParams('params.arguments must be an object');
     if (tool.headerParams.length > 0) inbound.verifyToolHeaders?.(tool.headerParams, args);
+    const mode = this.tasks.modeOf(tool, exchange);
 
     const session = this.calls.begin(exchange, name, args, inbound.trace);
     let input: unknown = args;
@@ -119,9 +129,16 @@ export class ToolsMethods implements McpMethodGroup {
       }
       input = validation.value;
     }
+    const task = { tool, exchange, args, input, session, principal: session.binding.principal };
+    if (mode === 'immediate') return this.stamp.stamp(createTaskResult(await this.tasks.startImmediately(task)));
     const timeoutMs = tool.timeoutMs ?? this.options.toolTimeoutMs;
     return this.once.run(session, tool.exactlyOnce, async () => {
       try {
+        if (mode === 'handler') {
+          const first = await this.tasks.runUntilStarted(task);
+          if ('task' in first) return this.stamp.stamp(createTaskResult(first.task));
+          return this.finished(first.outcome);
+        }
         const outcome = timeoutMs
           ? await this.invokeWithin(timeoutMs, exchange, (ex) =>
               this.calls.invoke(session, ex, () => tool.handler.invoke(input, ex)),
@@ -131,9 +148,7 @@ export class ToolsMethods implements McpMethodGroup {
           return this.stamp.complete(
             toolErrorResult(`The tool ${name} did not finish within ${timeoutMs} ms and was stopped.`),
           );
-        return outcome.kind === 'input_required'
-          ? this.stamp.stamp(outcome.round)
-          : this.stamp.complete(toCallToolResult(outcome.value));
+        return this.finished(outcome);
       } catch (error) {
         if (error instanceof McpError) throw error;
         const message = error instanceof Error ? error.message : String(error);

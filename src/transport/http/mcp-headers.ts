@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { McpHeaderParam } from '../../schema/dto-json-schema.js';
 import { McpError } from '../../protocol/mcp.error.js';
-import { MRTR_METHODS } from '../../protocol/mcp-methods.js';
+import { MRTR_METHODS, TASK_METHODS } from '../../protocol/mcp-methods.js';
 
 const BASE64_VALUE = /^=\?base64\?(.*)\?=$/;
 const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -29,7 +29,8 @@ function expectHeader(headers: IncomingHttpHeaders, name: string, label: string,
 
 /**
  * SEP-2243: `MCP-Protocol-Version`, `Mcp-Method` and (for tools/call, prompts/get and
- * resources/read) `Mcp-Name` must be present and agree with the body, else -32020 with HTTP 400.
+ * resources/read, and the task id of tasks/get, tasks/update and tasks/cancel, SEP-2663) `Mcp-Name`
+ * must be present and agree with the body, else -32020 with HTTP 400.
  */
 export function verifyRequestHeaders(
   headers: IncomingHttpHeaders,
@@ -42,6 +43,8 @@ export function verifyRequestHeaders(
   if (MRTR_METHODS.has(method)) {
     const name = params['name'] ?? params['uri'];
     if (typeof name === 'string') expectHeader(headers, 'mcp-name', 'Mcp-Name', name);
+  } else if (TASK_METHODS.has(method) && typeof params['taskId'] === 'string') {
+    expectHeader(headers, 'mcp-name', 'Mcp-Name', params['taskId']);
   }
 }
 

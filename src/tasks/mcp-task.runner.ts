@@ -1,0 +1,418 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { MCP_OPTIONS } from '../mcp.module-definition.js';
+import type { ResolvedMcpOptions } from '../mcp.options.js';
+import type { RegisteredTool } from '../discovery/registered-tool.js';
+import { McpToolRegistry } from '../discovery/mcp-tool.registry.js';
+import { MrtrCallRunner } from '../dispatch/mrtr-call.runner.js';
+import { toCallToolResult, toolErrorResult } from '../dispatch/tool-result.normalizer.js';
+import { McpClock } from '../mrtr/mcp-clock.js';
+import { MrtrEngine, type McpCallOutcome } from '../mrtr/mrtr.engine.js';
+import type { ReplaySession } from '../mrtr/replay-session.js';
+import type { JsonRpcNotification } from '../protocol/json-rpc.js';
+import { McpError } from '../protocol/mcp.error.js';
+import type { McpExchange } from '../protocol/mcp-exchange.js';
+import { McpMethod } from '../protocol/mcp-methods.js';
+import { isModernProtocolVersion } from '../protocol/protocol-version.js';
+import type { InputRequest } from '../protocol/wire-types.js';
+import { McpTaskEvents } from './mcp-task.events.js';
+import { isTerminal, type McpTaskRecord } from './mcp-task.record.js';
+import { McpTaskStore } from './mcp-task.store.js';
+import { type TaskCallScope, taskCallScope } from './task-call.scope.js';
+import { declaresTasks, REQUIRED_TASKS_CAPABILITY } from './task-support.js';
+import { TaskAbortedError } from './task-aborted.error.js';
+
+/** How one tools/call runs: synchronously, as a task from the start, or as a task once the handler says so. */
+export type TaskMode = 'sync' | 'immediate' | 'handler';
+
+/** A task-eligible call, as the tools method hands it over. */
+export interface TaskCall {
+  readonly tool: RegisteredTool;
+  readonly exchange: McpExchange;
+  readonly args: Record<string, unknown>;
+  /** The validated (DTO-transformed) input the handler receives. */
+  readonly input: unknown;
+  readonly session: ReplaySession;
+  readonly principal: string | null;
+}
+
+/**
+ * Runs tools as tasks (the `io.modelcontextprotocol/tasks` extension): creates the task in the
+ * {@link McpTaskStore}, runs the handler in the background on this node, and records how it ended.
+ * A handler that asks for input parks its task in `input_required` with the pending questions and
+ * the replay ledger; `tasks/update` answers resume it by replaying the handler with that ledger
+ * (the same replay engine and ledger rules as a multi round-trip retry). Cancellation aborts the
+ * handler's signal. Running work stays on the node that started it (there is no queue): a node
+ * shutting down aborts its running tasks.
+ */
+@Injectable()
+export class McpTaskRunner implements OnModuleDestroy {
+  private readonly logger = new Logger('McpTasks');
+  /** Handlers running on this node, by task id. */
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(
+    private readonly store: McpTaskStore,
+    private readonly tools: McpToolRegistry,
+    private readonly calls: MrtrCallRunner,
+    private readonly mrtr: MrtrEngine,
+    private readonly clock: McpClock,
+    private readonly events: McpTaskEvents,
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+  ) {}
+
+  onModuleDestroy(): void {
+    for (const controller of this.running.values())
+      controller.abort(new TaskAbortedError('The server is shutting down'));
+    this.running.clear();
+  }
+
+  /** Whether any registered tool can run as a task (the extension is then advertised). */
+  get offered(): boolean {
+    return this.tools.values().some((tool) => tool.taskSupport !== undefined);
+  }
+
+  /**
+   * How a call runs. A tool that requires a task, called by a client that did not declare the
+   * extension on this request (or by a 2025-era client), is refused with -32021.
+   */
+  modeOf(tool: RegisteredTool, exchange: McpExchange): TaskMode {
+    if (tool.taskSupport === undefined) return 'sync';
+    const declared = isModernProtocolVersion(exchange.protocolVersion) && declaresTasks(exchange.clientCapabilities);
+    if (!declared) {
+      if (tool.taskSupport === 'required') throw McpError.missingCapability({ ...REQUIRED_TASKS_CAPABILITY });
+      return 'sync';
+    }
+    return tool.taskCreation === 'handler' ? 'handler' : 'immediate';
+  }
+
+  /** Creates the task and starts the whole handler in the background; resolves to the stored task. */
+  async startImmediately(call: TaskCall): Promise<McpTaskRecord> {
+    const record = await this.create(call);
+    const controller = this.track(record);
+    const exchange = this.taskExchange(call.exchange, record.taskId, controller.signal);
+    const scope: TaskCallScope = { taskId: record.taskId, start: async () => {} };
+    this.follow(record.taskId, call.session, this.invoke(call.tool, call.input, call.session, exchange, scope));
+    return record;
+  }
+
+  /**
+   * Runs the handler in the request until it calls `McpTaskContext.start()`: resolves to its
+   * outcome when it finishes (or asks a question) first, or to the task once started, the handler
+   * then going on in the background.
+   */
+  async runUntilStarted(
+    call: TaskCall,
+  ): Promise<{ readonly outcome: McpCallOutcome } | { readonly task: McpTaskRecord }> {
+    const controller = new AbortController();
+    let taskId: string | undefined;
+    let started!: (record: McpTaskRecord) => void;
+    const whenStarted = new Promise<McpTaskRecord>((resolve) => (started = resolve));
+    const request = call.exchange;
+    const exchange = this.switchableExchange(
+      request,
+      AbortSignal.any([request.signal, controller.signal]),
+      () => taskId,
+    );
+    const scope: TaskCallScope = {
+      get taskId() {
+        return taskId;
+      },
+      start: async () => {
+        if (taskId !== undefined) return;
+        const record = await this.create(call);
+        taskId = record.taskId;
+        this.track(record, controller);
+        started(record);
+      },
+    };
+    const run = this.invoke(call.tool, call.input, call.session, exchange, scope);
+    const first = await Promise.race([run.then((outcome) => ({ outcome })), whenStarted.then((task) => ({ task }))]);
+    if ('task' in first) this.follow(first.task.taskId, call.session, run);
+    return first;
+  }
+
+  /**
+   * Takes `tasks/update` answers for the outstanding questions of a task (unknown and already
+   * answered keys are ignored); once every question is answered, replays the handler in the
+   * background. `request` is the tasks/update exchange: the replay runs with its transport.
+   */
+  async answer(record: McpTaskRecord, responses: Record<string, Record<string, unknown>>, request: McpExchange) {
+    let resumes = false;
+    const updated = await this.store.update(record.taskId, (current) => {
+      resumes = false;
+      if (current.status !== 'input_required') return undefined;
+      const pending = { ...current.inputRequests };
+      const answers = { ...current.answers };
+      let taken = 0;
+      for (const [wireKey, response] of Object.entries(responses)) {
+        const ledgerKey = current.inputKeys?.[wireKey];
+        if (ledgerKey === undefined || !(wireKey in pending)) continue;
+        answers[ledgerKey] = response;
+        delete pending[wireKey];
+        taken++;
+      }
+      if (taken === 0) return undefined;
+      const next: McpTaskRecord = { ...current, answers, lastUpdatedAt: this.isoNow() };
+      if (Object.keys(pending).length > 0) return { ...next, inputRequests: pending };
+      resumes = true;
+      return { ...next, status: 'working', statusMessage: undefined, inputRequests: undefined, inputKeys: undefined };
+    });
+    if (updated) this.events.emit(updated);
+    if (resumes && updated) this.resume(updated, request);
+  }
+
+  /** Cancels a live task (a finished one stays as it is) and aborts its handler when it runs here. */
+  async cancel(record: McpTaskRecord): Promise<void> {
+    const updated = await this.store.update(record.taskId, (current) =>
+      isTerminal(current.status)
+        ? undefined
+        : {
+            ...current,
+            status: 'cancelled',
+            statusMessage: 'Cancelled by the client',
+            lastUpdatedAt: this.isoNow(),
+            inputRequests: undefined,
+            inputKeys: undefined,
+            answers: undefined,
+          },
+    );
+    const controller = this.running.get(record.taskId);
+    this.running.delete(record.taskId);
+    controller?.abort(new TaskAbortedError('The task was cancelled'));
+    if (updated && updated.status === 'cancelled' && updated.lastUpdatedAt !== record.lastUpdatedAt) {
+      this.events.emit(updated);
+    }
+  }
+
+  private async create(call: TaskCall): Promise<McpTaskRecord> {
+    const now = this.clock.now();
+    const { ttlMs, pollIntervalMs } = this.options.tasks;
+    const at = new Date(now).toISOString();
+    const record: McpTaskRecord = {
+      taskId: randomUUID(),
+      owner: call.principal,
+      status: 'working',
+      createdAt: at,
+      lastUpdatedAt: at,
+      ttlMs,
+      pollIntervalMs,
+      expiresAt: now + ttlMs,
+      tool: call.tool.name,
+      arguments: call.args,
+      protocolVersion: call.exchange.protocolVersion,
+      clientCapabilities: { ...call.exchange.clientCapabilities },
+    };
+    await this.store.create(record);
+    return record;
+  }
+
+  /** Registers the handler's abort controller for cancellation; the task's TTL aborts it too. */
+  private track(record: McpTaskRecord, controller = new AbortController()): AbortController {
+    this.running.set(record.taskId, controller);
+    const expiry = setTimeout(
+      () => controller.abort(new TaskAbortedError('The task outlived its ttlMs')),
+      Math.max(0, record.expiresAt - this.clock.now()),
+    );
+    expiry.unref();
+    controller.signal.addEventListener('abort', () => clearTimeout(expiry), { once: true });
+    return controller;
+  }
+
+  private invoke(
+    tool: RegisteredTool,
+    input: unknown,
+    session: ReplaySession,
+    exchange: McpExchange,
+    scope: TaskCallScope,
+  ): Promise<McpCallOutcome> {
+    return this.calls.invoke(session, exchange, () =>
+      taskCallScope.run(scope, () => tool.handler.invoke(input, exchange)),
+    );
+  }
+
+  /** Records how the background handler ended, unless the task was cancelled (or expired) meanwhile. */
+  private follow(taskId: string, session: ReplaySession, run: Promise<McpCallOutcome>): void {
+    run
+      .then(
+        (outcome) => this.settle(taskId, session, outcome),
+        (error: unknown) => this.settleError(taskId, error),
+      )
+      .catch((error: unknown) =>
+        this.logger.error(`Could not record the end of task ${taskId}`, error instanceof Error ? error.stack : error),
+      )
+      .finally(() => {
+        const controller = this.running.get(taskId);
+        this.running.delete(taskId);
+        controller?.abort(new TaskAbortedError('The task ended'));
+      });
+  }
+
+  private async settle(taskId: string, session: ReplaySession, outcome: McpCallOutcome): Promise<void> {
+    if (outcome.kind === 'complete') {
+      await this.finish(taskId, (record) => ({
+        ...record,
+        status: 'completed',
+        result: { ...toCallToolResult(outcome.value) },
+      }));
+      return;
+    }
+    const signal = session.lastInputRequired!;
+    const replay = session.nextPayload(signal);
+    await this.finish(taskId, (record) => {
+      const issued = new Set(record.issuedKeys ?? []);
+      const inputRequests: Record<string, InputRequest> = {};
+      const inputKeys: Record<string, string> = {};
+      for (const [ledgerKey, request] of Object.entries(signal.inputRequests)) {
+        let wireKey = ledgerKey;
+        for (let n = 2; issued.has(wireKey); n++) wireKey = `${ledgerKey}~${n}`;
+        issued.add(wireKey);
+        inputRequests[wireKey] = request;
+        inputKeys[wireKey] = ledgerKey;
+      }
+      return {
+        ...record,
+        status: 'input_required',
+        statusMessage: 'Waiting for the client to answer inputRequests',
+        replay,
+        inputRequests,
+        inputKeys,
+        answers: {},
+        issuedKeys: [...issued],
+      };
+    });
+  }
+
+  /** A protocol error fails the task; anything else the tool threw is a tool error (completed, isError). */
+  private async settleError(taskId: string, error: unknown): Promise<void> {
+    if (error instanceof McpError) {
+      await this.finish(taskId, (record) => ({
+        ...record,
+        status: 'failed',
+        statusMessage: error.message,
+        error: { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) },
+      }));
+      return;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    await this.finish(taskId, (record) => ({
+      ...record,
+      status: 'completed',
+      result: { ...toolErrorResult(message || 'Tool failed') },
+    }));
+  }
+
+  /** Moves a still-live task to its next state; a cancelled or expired task keeps what it has. */
+  private async finish(taskId: string, change: (record: McpTaskRecord) => McpTaskRecord): Promise<void> {
+    let changed = false;
+    const updated = await this.store.update(taskId, (record) => {
+      changed = !isTerminal(record.status);
+      return changed ? { ...change(record), lastUpdatedAt: this.isoNow() } : undefined;
+    });
+    if (updated && changed) this.events.emit(updated);
+  }
+
+  /** Replays the handler of a task whose questions are all answered, in the background. */
+  private resume(record: McpTaskRecord, request: McpExchange): void {
+    const tool = this.tools.get(record.tool);
+    const controller = this.track(record);
+    const start = async (): Promise<void> => {
+      if (!tool || tool.taskSupport === undefined) {
+        throw new McpError(-32603, `The tool ${record.tool} of this task is no longer available`);
+      }
+      const exchange = this.taskExchange(
+        {
+          ...request,
+          method: McpMethod.ToolsCall,
+          params: { name: record.tool, arguments: record.arguments },
+          protocolVersion: record.protocolVersion,
+          clientCapabilities: record.clientCapabilities,
+        },
+        record.taskId,
+        controller.signal,
+      );
+      const session = this.mrtr.resume(
+        {
+          method: McpMethod.ToolsCall,
+          target: record.tool,
+          arguments: record.arguments,
+          inputResponses: record.answers ?? {},
+          clientCapabilities: record.clientCapabilities,
+          principal: record.owner,
+        },
+        record.replay!,
+      );
+      const input = tool.validate ? validatedInput(tool, record.arguments) : record.arguments;
+      const scope: TaskCallScope = { taskId: record.taskId, start: async () => {} };
+      this.follow(record.taskId, session, this.invoke(tool, input, session, exchange, scope));
+    };
+    start().catch((error: unknown) => {
+      this.running.delete(record.taskId);
+      controller.abort(error);
+      void this.settleError(record.taskId, error instanceof McpError ? error : McpError.internal());
+    });
+  }
+
+  /**
+   * The exchange a background handler sees: the task's signal, and progress reports that become
+   * the task's `statusMessage` (progress and log notifications are not sent for tasks).
+   */
+  private taskExchange(base: McpExchange, taskId: string, signal: AbortSignal): McpExchange {
+    return this.switchableExchange(base, signal, () => taskId);
+  }
+
+  /** An exchange whose notifications go to the request until the call becomes a task, then to the task. */
+  private switchableExchange(base: McpExchange, signal: AbortSignal, taskIdOf: () => string | undefined): McpExchange {
+    const progress = (notification: JsonRpcNotification, taskId: string) => this.progress(taskId, notification);
+    const exchange = Object.defineProperties(
+      {},
+      {
+        ...Object.getOwnPropertyDescriptors(base),
+        signal: { value: signal, enumerable: true },
+        progressToken: { get: () => taskIdOf() ?? base.progressToken, enumerable: true },
+        logLevel: { get: () => (taskIdOf() === undefined ? base.logLevel : undefined), enumerable: true },
+        notify: {
+          value: (notification: JsonRpcNotification) => {
+            const taskId = taskIdOf();
+            if (taskId === undefined) base.notify(notification);
+            else progress(notification, taskId);
+          },
+          enumerable: true,
+        },
+      },
+    ) as McpExchange;
+    return Object.freeze(exchange);
+  }
+
+  /** A progress report of a task's handler becomes its statusMessage. */
+  private progress(taskId: string, notification: JsonRpcNotification): void {
+    if (notification.method !== 'notifications/progress') return;
+    const params = (notification.params ?? {}) as Record<string, unknown>;
+    const { progress, total, message } = params;
+    const statusMessage =
+      typeof message === 'string'
+        ? message
+        : `Progress ${String(progress)}${typeof total === 'number' ? ` of ${total}` : ''}`;
+    this.store
+      .update(taskId, (record) =>
+        record.status === 'working' ? { ...record, statusMessage, lastUpdatedAt: this.isoNow() } : undefined,
+      )
+      .then((updated) => updated && updated.statusMessage === statusMessage && this.events.emit(updated))
+      .catch((error: unknown) =>
+        this.logger.warn(
+          `Could not record progress of task ${taskId}: ${error instanceof Error ? error.message : error}`,
+        ),
+      );
+  }
+
+  private isoNow(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
+}
+
+/** The DTO-validated input of a resumed task; arguments that no longer validate fail the task. */
+function validatedInput(tool: RegisteredTool, args: Record<string, unknown>): unknown {
+  const validation = tool.validate!(args);
+  if (!validation.ok) throw McpError.invalidParams(`Invalid arguments for tool ${tool.name}`);
+  return validation.value;
+}

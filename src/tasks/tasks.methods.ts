@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { ResultStamp } from '../dispatch/result-stamp.js';
+import type { McpMethodGroup, MethodHandler } from '../dispatch/method-handler.js';
+import { McpPrincipalSource } from '../mrtr/mcp-principal.source.js';
+import { parseInputResponses } from '../mrtr/input-responses.parser.js';
+import { McpError } from '../protocol/mcp.error.js';
+import type { McpExchange } from '../protocol/mcp-exchange.js';
+import { TaskMethod } from '../protocol/mcp-methods.js';
+import { isModernProtocolVersion } from '../protocol/protocol-version.js';
+import type { ServerCapabilities } from '../protocol/wire-types.js';
+import { detailedTask, type McpTaskRecord } from './mcp-task.record.js';
+import { McpTaskRunner } from './mcp-task.runner.js';
+import { McpTaskStore } from './mcp-task.store.js';
+import { declaresTasks, REQUIRED_TASKS_CAPABILITY, TASKS_EXTENSION } from './task-support.js';
+
+/**
+ * tasks/get, tasks/update and tasks/cancel (SEP-2663), advertised as
+ * `capabilities.extensions["io.modelcontextprotocol/tasks"]` once a tool supports tasks. Only
+ * requests that declare the extension are served (else -32021), and only the principal that
+ * created a task may see, answer or cancel it: to anyone else it does not exist (-32602). The
+ * removed v1 methods tasks/result and tasks/list are unknown (-32601).
+ */
+@Injectable()
+export class TasksMethods implements McpMethodGroup {
+  constructor(
+    private readonly store: McpTaskStore,
+    private readonly runner: McpTaskRunner,
+    private readonly principals: McpPrincipalSource,
+    private readonly stamp: ResultStamp,
+  ) {}
+
+  enabled(): boolean {
+    return this.runner.offered;
+  }
+
+  contribute(capabilities: ServerCapabilities): void {
+    capabilities.extensions = { ...capabilities.extensions, [TASKS_EXTENSION]: {} };
+  }
+
+  readonly methods: Record<string, MethodHandler> = {
+    [TaskMethod.Get]: async (exchange) => this.stamp.complete(detailedTask(await this.owned(exchange))),
+    [TaskMethod.Update]: async (exchange) => {
+      const record = await this.owned(exchange);
+      const responses = parseInputResponses(exchange.params['inputResponses']);
+      if (responses === undefined) throw McpError.invalidParams('params.inputResponses must be an object');
+      await this.runner.answer(record, responses, exchange);
+      return this.stamp.complete({});
+    },
+    [TaskMethod.Cancel]: async (exchange) => {
+      await this.runner.cancel(await this.owned(exchange));
+      return this.stamp.complete({});
+    },
+  };
+
+  /** The task the request names, if its caller created it; checks the extension was declared first. */
+  private async owned(exchange: McpExchange): Promise<McpTaskRecord> {
+    // The 2025-era leg reaches every dispatcher method: these belong to the 2026-07-28 extension.
+    if (!isModernProtocolVersion(exchange.protocolVersion)) throw McpError.methodNotFound(exchange.method);
+    if (!declaresTasks(exchange.clientCapabilities)) throw McpError.missingCapability({ ...REQUIRED_TASKS_CAPABILITY });
+    const taskId = exchange.params['taskId'];
+    if (typeof taskId !== 'string' || taskId === '') throw McpError.invalidParams('params.taskId must be a string');
+    const record = await this.store.get(taskId);
+    if (!record || record.owner !== this.principals.resolve(exchange)) {
+      throw McpError.invalidParams('Task not found (unknown, expired, or not yours)', { taskId });
+    }
+    return record;
+  }
+}
