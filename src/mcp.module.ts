@@ -47,6 +47,7 @@ import { McpTaskRunner } from './tasks/mcp-task.runner.js';
 import { McpTaskEvents } from './tasks/mcp-task.events.js';
 import { McpTaskContext } from './tasks/mcp-task.context.js';
 import { TasksMethods } from './tasks/tasks.methods.js';
+import { TaskStatusSubscriptions } from './tasks/task-status.subscriptions.js';
 import { LoggerAuditSink, McpAuditSink } from './telemetry/mcp-audit.sink.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { McpFlowStore } from './mrtr/mcp-flow.store.js';
@@ -182,6 +183,7 @@ const methodGroups: Provider[] = [
     McpTaskRunner,
     McpTaskEvents,
     McpTaskContext,
+    TaskStatusSubscriptions,
     McpProgressReporter,
     McpClientLogger,
     McpToolRegistry,

@@ -40,3 +40,16 @@ describe('resolveMcpOptions: eras and the 2025-era leg', () => {
     }
   });
 });
+
+describe('resolveMcpOptions: tasks', () => {
+  it('keeps a task an hour and suggests polling every second by default', () => {
+    expect(resolveMcpOptions(BASE).tasks).toEqual({ ttlMs: 3_600_000, pollIntervalMs: 1000, maxTasks: 10_000 });
+    expect(resolveMcpOptions({ ...BASE, tasks: { ttlMs: 60_000 } }).tasks.ttlMs).toBe(60_000);
+  });
+
+  it('lists every bad task setting at once', () => {
+    expect(() => resolveMcpOptions({ ...BASE, tasks: { ttlMs: 0, pollIntervalMs: 2.5, maxTasks: -1 } })).toThrow(
+      /`tasks.ttlMs` must be a positive integer[\s\S]*`tasks.pollIntervalMs`[\s\S]*`tasks.maxTasks`/,
+    );
+  });
+});

@@ -7,8 +7,8 @@ import { McpTaskStore } from './mcp-task.store.js';
 /**
  * The default {@link McpTaskStore}: tasks in this process's memory, each until its `expiresAt`, at
  * most `maxTasks` of them. Past the bound, the oldest finished tasks make room; when every stored
- * task is still live, a new one is refused (-32603, HTTP 503). Records are copied in and out, so
- * nobody mutates a stored task behind the store's back. Per node: behind a load balancer without
+ * task is still live, a new one is refused (-32603, HTTP 503). Records are copied in and out as
+ * JSON, as a shared store would serialise them, so nobody mutates a stored task behind the store's back. Per node: behind a load balancer without
  * sticky routing on `Mcp-Name`, use a shared store.
  *
  * @publicApi
@@ -33,12 +33,12 @@ export class InMemoryTaskStore extends McpTaskStore {
     if (this.tasks.size >= this.maxTasks) {
       throw new McpError(McpErrorCode.InternalError, 'Too many tasks in progress; try again later', undefined, 503);
     }
-    this.tasks.set(record.taskId, structuredClone(record));
+    this.tasks.set(record.taskId, copy(record));
   }
 
   async get(taskId: string): Promise<McpTaskRecord | undefined> {
     const record = this.live(taskId);
-    return record && structuredClone(record);
+    return record && copy(record);
   }
 
   async update(
@@ -47,10 +47,10 @@ export class InMemoryTaskStore extends McpTaskStore {
   ): Promise<McpTaskRecord | undefined> {
     const record = this.live(taskId);
     if (!record) return undefined;
-    const next = change(structuredClone(record));
-    if (next === undefined) return structuredClone(record);
-    this.tasks.set(taskId, structuredClone(next));
-    return structuredClone(next);
+    const next = change(copy(record));
+    if (next === undefined) return copy(record);
+    this.tasks.set(taskId, copy(next));
+    return copy(next);
   }
 
   private live(taskId: string): McpTaskRecord | undefined {
@@ -71,4 +71,9 @@ export class InMemoryTaskStore extends McpTaskStore {
       if (isTerminal(record.status)) this.tasks.delete(id);
     }
   }
+}
+
+/** A JSON copy: what a networked store would hand back, and nothing that JSON cannot carry. */
+function copy(record: McpTaskRecord): McpTaskRecord {
+  return JSON.parse(JSON.stringify(record)) as McpTaskRecord;
 }

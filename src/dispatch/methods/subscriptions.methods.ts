@@ -6,6 +6,7 @@ import { McpMethod } from '../../protocol/mcp-methods.js';
 import { META_SUBSCRIPTION_ID } from '../../protocol/meta-keys.js';
 import type { McpMethodGroup, MethodHandler } from '../method-handler.js';
 import { ResultStamp } from '../result-stamp.js';
+import { TaskStatusSubscriptions } from '../../tasks/task-status.subscriptions.js';
 
 /** Which filter flag asks for each list's list_changed. */
 const LIST_FILTERS = {
@@ -19,6 +20,7 @@ interface SubscriptionFilter {
   promptsListChanged?: true;
   resourcesListChanged?: true;
   resourceSubscriptions?: string[];
+  taskIds?: string[];
 }
 
 /**
@@ -34,6 +36,7 @@ export class SubscriptionsMethods implements McpMethodGroup, OnModuleDestroy {
   constructor(
     private readonly bus: McpEventBus,
     private readonly stamp: ResultStamp,
+    private readonly taskStatus: TaskStatusSubscriptions,
   ) {}
 
   enabled(): boolean {
@@ -55,6 +58,12 @@ export class SubscriptionsMethods implements McpMethodGroup, OnModuleDestroy {
     const send = (method: string, params: Record<string, unknown> = {}) =>
       exchange.notify({ jsonrpc: '2.0', method, params: { ...params, _meta: meta } });
 
+    const tasks = await this.taskStatus.subscribe(
+      exchange,
+      (exchange.params['notifications'] as Record<string, unknown>)['taskIds'],
+      send,
+    );
+    if (tasks) filter.taskIds = tasks.taskIds;
     send('notifications/subscriptions/acknowledged', { notifications: filter });
     const uris = new Set(filter.resourceSubscriptions ?? []);
     const unsubscribe = this.bus.subscribe((event) => {
@@ -75,6 +84,7 @@ export class SubscriptionsMethods implements McpMethodGroup, OnModuleDestroy {
       exchange.signal.addEventListener('abort', end, { once: true });
     });
     unsubscribe();
+    tasks?.off();
     return this.stamp.complete({ _meta: meta });
   }
 }

@@ -1,0 +1,246 @@
+import { connectOfficialClient } from '../support/official-client.js';
+import { envelope, mcpHeaders, post, type RawResponse } from '../support/raw-mcp.js';
+import { openSse } from '../support/sse-stream.js';
+import { ADAPTERS, type AdapterKind, type RunningApp, startApp } from '../support/start-app.js';
+import { TaskProbe, TasksE2eModule } from './tasks.fixtures.js';
+
+// The official @modelcontextprotocol/client 2.4.0 has no runtime for the 2026-07-28 tasks extension
+// (its task types are 2025-11-25 vocabulary, and it refuses tasks/get toward a 2026-07-28 server
+// locally), so the task flows are driven on the wire with hand-built requests; the official client
+// checks what a client without the extension gets.
+
+const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+const WITH_ELICITATION = { ...TASKS, elicitation: { form: {} } };
+
+let nextId = 1;
+
+/** One request as `user` (the x-user header names the principal), with the routing headers it needs. */
+async function call(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  { user = 'alice', capabilities = TASKS as Record<string, unknown> } = {},
+): Promise<RawResponse> {
+  const name = (params['name'] ?? params['taskId']) as string | undefined;
+  const body = { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: envelope(capabilities) } };
+  return post(url, body, { ...mcpHeaders(method, name), 'x-user': user });
+}
+
+function result(response: RawResponse): any {
+  expect(response.json?.error).toBeUndefined();
+  expect(response.status).toBe(200);
+  return response.json.result;
+}
+
+/** Polls tasks/get until `done` holds (or fails after 5 s); returns the last task seen. */
+async function pollUntil(url: string, taskId: string, done: (task: any) => boolean, user = 'alice'): Promise<any> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const task = result(await call(url, 'tasks/get', { taskId }, { user }));
+    if (done(task)) return task;
+    if (Date.now() > deadline) throw new Error(`task ${taskId} stayed ${JSON.stringify(task)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function eventually(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe.each(ADAPTERS)('Tasks extension (io.modelcontextprotocol/tasks), on %s', (adapter: AdapterKind) => {
+  let server: RunningApp;
+  let probe: TaskProbe;
+  beforeAll(async () => {
+    server = await startApp(TasksE2eModule, adapter);
+    probe = server.app.get(TaskProbe);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('advertises the extension in server/discover', async () => {
+    const discovered = result(await call(server.url, 'server/discover', {}));
+    expect(discovered.capabilities.extensions).toEqual({ 'io.modelcontextprotocol/tasks': {} });
+    expect(discovered.capabilities.tasks).toBeUndefined();
+  });
+
+  it('runs a tool as a task that reports progress (statusMessage) and completes with its result', async () => {
+    const created = result(await call(server.url, 'tools/call', { name: 'build_report', arguments: { label: 'q3' } }));
+    expect(created).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 60_000, pollIntervalMs: 50 });
+    expect(created.requestState).toBeUndefined();
+
+    const working = await pollUntil(server.url, created.taskId, (t) => t.statusMessage?.startsWith('Step 1 of 2'));
+    expect(working).toMatchObject({ resultType: 'complete', status: 'working', taskId: created.taskId });
+    expect(working.result).toBeUndefined();
+
+    probe.gate('q3').release();
+    const done = await pollUntil(server.url, created.taskId, (t) => t.status === 'completed');
+    expect(done.result.content).toEqual([{ type: 'text', text: 'Report q3 is ready' }]);
+    expect(done.result.isError).toBeUndefined();
+  });
+
+  it('cancels a running task: empty ack, status cancelled, and the handler signal aborted', async () => {
+    const created = result(await call(server.url, 'tools/call', { name: 'long_job', arguments: { label: 'c1' } }));
+    await eventually(() => probe.started.has('c1'));
+
+    const ack = result(await call(server.url, 'tasks/cancel', { taskId: created.taskId }));
+    expect(Object.keys(ack).sort()).toEqual(['_meta', 'resultType']);
+    expect(ack.resultType).toBe('complete');
+
+    await eventually(() => probe.aborted.has('c1'));
+    expect(probe.aborted.get('c1')).toBe('The task was cancelled');
+    const task = result(await call(server.url, 'tasks/get', { taskId: created.taskId }));
+    expect(task.status).toBe('cancelled');
+    expect(task.result).toBeUndefined();
+    // Cancelling a finished task is the same empty ack (idempotent).
+    expect(result(await call(server.url, 'tasks/cancel', { taskId: created.taskId })).resultType).toBe('complete');
+  });
+
+  it('moves an eliciting task to input_required twice and completes it after the tasks/update answers', async () => {
+    const runsBefore = probe.runs;
+    const created = result(
+      await call(server.url, 'tools/call', { name: 'two_questions' }, { capabilities: WITH_ELICITATION }),
+    );
+    const first = await pollUntil(server.url, created.taskId, (t) => t.status === 'input_required');
+    expect(Object.keys(first.inputRequests)).toEqual(['elicit-1']);
+    expect(first.inputRequests['elicit-1'].method).toBe('elicitation/create');
+    expect(first.requestState).toBeUndefined();
+
+    // An unknown key is ignored (still acknowledged), the task keeps waiting.
+    const ignored = result(
+      await call(server.url, 'tasks/update', {
+        taskId: created.taskId,
+        inputResponses: { nope: { action: 'accept' } },
+      }),
+    );
+    expect(ignored.resultType).toBe('complete');
+    expect(result(await call(server.url, 'tasks/get', { taskId: created.taskId })).status).toBe('input_required');
+
+    const ack = result(
+      await call(server.url, 'tasks/update', {
+        taskId: created.taskId,
+        inputResponses: { 'elicit-1': { action: 'accept', content: { name: 'Ada' } } },
+      }),
+    );
+    expect(Object.keys(ack).sort()).toEqual(['_meta', 'resultType']);
+    const second = await pollUntil(
+      server.url,
+      created.taskId,
+      (t) => t.status === 'input_required' && 'elicit-2' in t.inputRequests,
+    );
+    expect(Object.keys(second.inputRequests)).toEqual(['elicit-2']);
+    expect(second.inputRequests['elicit-2'].params.message).toBe('Deploy as Ada?');
+
+    await call(server.url, 'tasks/update', {
+      taskId: created.taskId,
+      inputResponses: { 'elicit-2': { action: 'accept', content: { confirm: true } } },
+    });
+    const done = await pollUntil(server.url, created.taskId, (t) => t.status === 'completed');
+    expect(done.result.content[0].text).toBe('Deployed by Ada');
+    // First run, then one replay per answered round (the same replay engine as a multi round-trip retry).
+    expect(probe.runs - runsBefore).toBe(3);
+  });
+
+  it('keeps a task to the principal that created it: another one can neither see, answer nor cancel it', async () => {
+    const created = result(
+      await call(server.url, 'tools/call', { name: 'long_job', arguments: { label: 'own' } }, { user: 'alice' }),
+    );
+    for (const [method, params] of [
+      ['tasks/get', { taskId: created.taskId }],
+      ['tasks/update', { taskId: created.taskId, inputResponses: {} }],
+      ['tasks/cancel', { taskId: created.taskId }],
+    ] as const) {
+      const refused = await call(server.url, method, params, { user: 'bob' });
+      expect(refused.json.error.code).toBe(-32602);
+      expect(refused.json.error.message).toMatch(/not found/i);
+    }
+    expect(probe.aborted.has('own')).toBe(false);
+    expect(result(await call(server.url, 'tasks/get', { taskId: created.taskId }, { user: 'alice' })).status).toBe(
+      'working',
+    );
+    // An unknown task id gets the very same answer: bob learns nothing.
+    const unknown = await call(server.url, 'tasks/get', { taskId: 'no-such-task' }, { user: 'bob' });
+    expect(unknown.json.error.code).toBe(-32602);
+    await call(server.url, 'tasks/cancel', { taskId: created.taskId }, { user: 'alice' });
+  });
+
+  it('pushes notifications/tasks on subscriptions/listen, for the listener’s own tasks only', async () => {
+    const created = result(await call(server.url, 'tools/call', { name: 'build_report', arguments: { label: 'n1' } }));
+    const listen = await openSse(
+      server.url,
+      {
+        jsonrpc: '2.0',
+        id: 'tasks-sub',
+        method: 'subscriptions/listen',
+        params: { notifications: { taskIds: [created.taskId, 'someone-elses'] }, _meta: envelope(TASKS) },
+      },
+      { ...mcpHeaders('subscriptions/listen'), 'x-user': 'alice' },
+    );
+    try {
+      const ack = await listen.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged');
+      expect(ack.params.notifications).toEqual({ taskIds: [created.taskId] });
+      probe.gate('n1').release();
+      const completed = await listen.waitFor(
+        (m) => m.method === 'notifications/tasks' && m.params.status === 'completed',
+      );
+      expect(completed.params).toMatchObject({
+        taskId: created.taskId,
+        result: { content: [{ text: 'Report n1 is ready' }] },
+      });
+      expect(completed.params._meta).toEqual({ 'io.modelcontextprotocol/subscriptionId': 'tasks-sub' });
+    } finally {
+      listen.close();
+    }
+  });
+
+  it('gates the task surface on the extension: -32021 without it, sync results for optional tools', async () => {
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+      const refused = await call(server.url, method, { taskId: 'x', inputResponses: {} }, { capabilities: {} });
+      expect(refused.json.error.code).toBe(-32021);
+    }
+    const required = await call(
+      server.url,
+      'tools/call',
+      { name: 'long_job', arguments: { label: 'x' } },
+      {
+        capabilities: {},
+      },
+    );
+    expect(required.status).toBe(400);
+    expect(required.json.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+    });
+    expect(probe.started.has('x')).toBe(false);
+  });
+
+  it('checks Mcp-Name against the task id (-32020)', async () => {
+    const body = {
+      jsonrpc: '2.0',
+      id: nextId++,
+      method: 'tasks/get',
+      params: { taskId: 'abc', _meta: envelope(TASKS) },
+    };
+    const mismatched = await post(server.url, body, { ...mcpHeaders('tasks/get', 'other'), 'x-user': 'alice' });
+    expect(mismatched.status).toBe(400);
+    expect(mismatched.json.error.code).toBe(-32020);
+  });
+
+  it('the official client (no tasks extension) gets a task-supporting optional tool as a plain result', async () => {
+    const client = await connectOfficialClient(server.url);
+    try {
+      probe.gate('official').release();
+      const outcome = await client.callTool({ name: 'build_report', arguments: { label: 'official' } });
+      expect(outcome.content).toEqual([{ type: 'text', text: 'Report official is ready' }]);
+      await expect(client.callTool({ name: 'long_job', arguments: { label: 'official' } })).rejects.toMatchObject({
+        code: -32021,
+      });
+    } finally {
+      await client.close();
+    }
+  });
+});
