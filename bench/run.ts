@@ -52,7 +52,8 @@ const USAGE = `usage: node dist/bench/run.js [options]
   --connections <n>   concurrent connections (default 10)
   --only <ids>        targets, comma-separated: ${TARGETS.map((t) => t.id).join(', ')}
   --workloads <ids>   workloads, comma-separated: ${WORKLOAD_IDS.join(', ')}
-  --rounds <n>        repeat every target n times (interleaved), report the median of each figure (default 1)
+  --rounds <n>        repeat every target n times (interleaved), report the median of each figure
+                      (default 3; 1 with --smoke)
   --json <file>       also save the raw numbers as JSON
   --markdown <file>   also write the report as Markdown (how bench/RESULTS.md is made)
   --from-json <file>  do not measure: print (and --markdown) the run saved with --json
@@ -121,7 +122,8 @@ function parseOptions(argv: readonly string[]): Options {
   const unknown = workloads.filter((w) => !WORKLOAD_IDS.includes(w));
   if (unknown.length > 0)
     throw new Error(`unknown workload(s) ${unknown.join(', ')}; known: ${WORKLOAD_IDS.join(', ')}`);
-  const rounds = positive('rounds', values.rounds, 1);
+  // Published figures are medians of 3 rounds (bench/README.md); a smoke run only checks that things work.
+  const rounds = positive('rounds', values.rounds, smoke ? 1 : 3);
   if (!Number.isInteger(rounds)) throw new Error('--rounds must be a whole number');
   const connections = positive('connections', values.connections, 10);
   if (!Number.isInteger(connections)) throw new Error('--connections must be a whole number');
