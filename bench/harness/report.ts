@@ -480,13 +480,16 @@ export function renderLayerCosts(costs: readonly LayerCost[]): string {
   const us = (n: number | undefined) => (n === undefined ? 'n/a' : `${fmtInt(n)} us`);
   return costs
     .map((c) => {
-      const floor =
+      if (c.layerUs === undefined) {
+        return `  ${c.adapter}: n/a (needs ours and the bare Nest route on ${c.adapter}, tools/call add)`;
+      }
+      const layer = `our layer = ours ${us(c.oursUs)} - bare Nest route ${us(c.nestRouteUs)} = ${us(c.layerUs)}`;
+      const nestAdds =
         c.frameworkRouteUs !== undefined && c.nestRouteUs !== undefined
-          ? `; under it, bare Fastify route ${us(c.frameworkRouteUs)}, so Nest adds ${us(c.nestRouteUs - c.frameworkRouteUs)}`
+          ? `; under it, bare Fastify route ${us(c.frameworkRouteUs)}, so Nest adds ` +
+            us(c.nestRouteUs - c.frameworkRouteUs)
           : '';
-      return c.layerUs === undefined
-        ? `  ${c.adapter}: n/a (needs ours and the bare Nest route on ${c.adapter}, tools/call add)`
-        : `  ${c.adapter}: our layer = ours ${us(c.oursUs)} - bare Nest route ${us(c.nestRouteUs)} = ${us(c.layerUs)} per request${floor}`;
+      return `  ${c.adapter}: ${layer} per request${nestAdds}`;
     })
     .join('\n');
 }
