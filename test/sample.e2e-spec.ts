@@ -150,4 +150,46 @@ describe('the sample server, staff tools and content', () => {
     const prepared = await mcp.callTool('prepare_service');
     expect(prepared.result['content']).toEqual([{ type: 'text', text: 'The dining room is ready.' }]);
   });
+
+  it('runs monthly_report as a task for a client that declares the tasks extension', async () => {
+    let id = 1;
+    const rpc = async (method: string, params: Record<string, unknown>, name: string) => {
+      const response = await fetch(mcp.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': method,
+          'mcp-name': name,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: id++,
+          method,
+          params: {
+            ...params,
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+            },
+          },
+        }),
+      });
+      return ((await response.json()) as any).result;
+    };
+    const created = await rpc('tools/call', { name: 'monthly_report' }, 'monthly_report');
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    const messages = new Set<string>();
+    let task: any;
+    for (let polls = 0; polls < 100; polls++) {
+      task = await rpc('tasks/get', { taskId: created.taskId }, created.taskId);
+      if (task.statusMessage) messages.add(task.statusMessage);
+      if (task.status !== 'working') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(task.status).toBe('completed');
+    expect(task.result.content[0].text).toMatch(/^Monthly report: \d+ bookings, 4 sections compiled\.$/);
+    expect([...messages].some((m) => m.startsWith('Compiling: '))).toBe(true);
+  });
 });

@@ -3,7 +3,7 @@ import { McpProgressReporter, McpTool } from '../../src/index.js';
 import { BookingService } from '../booking/booking.service.js';
 import { StaffOnlyGuard } from './staff-only.guard.js';
 
-/** Staff tools: guarded, and one slow enough to report progress. */
+/** Staff tools: guarded, one slow enough to report progress, and one long enough to run as a task. */
 @Injectable()
 export class StaffTools {
   constructor(
@@ -31,4 +31,40 @@ export class StaffTools {
     this.progress.report(steps.length, steps.length, 'Ready');
     return 'The dining room is ready.';
   }
+
+  /**
+   * Long-running: clients that declare the tasks extension get a task at once and poll it
+   * (`tasks/get`), seeing each progress report as the task's statusMessage; `tasks/cancel` aborts
+   * the signal. Other clients simply wait for the result.
+   */
+  @McpTool({
+    name: 'monthly_report',
+    description: 'Compiles the monthly bookings report (long-running; runs as a task for clients that support tasks)',
+    annotations: { readOnlyHint: true },
+    taskSupport: 'optional',
+  })
+  async monthlyReport(): Promise<string> {
+    const sections = ['Covers per seating', 'No-shows', 'Busiest evenings', 'Totals'];
+    for (const [i, section] of sections.entries()) {
+      this.progress.report(i, sections.length, `Compiling: ${section}`);
+      await abortableDelay(500, this.progress.signal);
+    }
+    return `Monthly report: ${this.bookings.all().length} bookings, ${sections.length} sections compiled.`;
+  }
+}
+
+/** Waits `ms`, or rejects as soon as the call's signal aborts (a cancelled task stops here). */
+function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason as Error);
+      },
+      { once: true },
+    );
+  });
 }
