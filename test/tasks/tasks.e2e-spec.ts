@@ -2,7 +2,7 @@ import { connectOfficialClient } from '../support/official-client.js';
 import { envelope, mcpHeaders, post, type RawResponse } from '../support/raw-mcp.js';
 import { openSse } from '../support/sse-stream.js';
 import { ADAPTERS, type AdapterKind, type RunningApp, startApp } from '../support/start-app.js';
-import { TaskProbe, TasksE2eModule } from './tasks.fixtures.js';
+import { TaskProbe, tasksModule } from './tasks.fixtures.js';
 
 // The official @modelcontextprotocol/client 2.4.0 has no runtime for the 2026-07-28 tasks extension
 // (its task types are 2025-11-25 vocabulary, and it refuses tasks/get toward a 2026-07-28 server
@@ -55,7 +55,7 @@ describe.each(ADAPTERS)('Tasks extension (io.modelcontextprotocol/tasks), on %s'
   let server: RunningApp;
   let probe: TaskProbe;
   beforeAll(async () => {
-    server = await startApp(TasksE2eModule, adapter);
+    server = await startApp(tasksModule(), adapter);
     probe = server.app.get(TaskProbe);
   });
   afterAll(async () => {
@@ -143,6 +143,62 @@ describe.each(ADAPTERS)('Tasks extension (io.modelcontextprotocol/tasks), on %s'
     expect(done.result.content[0].text).toBe('Deployed by Ada');
     // First run, then one replay per answered round (the same replay engine as a multi round-trip retry).
     expect(probe.runs - runsBefore).toBe(3);
+  });
+
+  it('asks again, under a new key, a question whose answer did not fit its schema (keys are never reused)', async () => {
+    const created = result(
+      await call(server.url, 'tools/call', { name: 'two_questions' }, { capabilities: WITH_ELICITATION }),
+    );
+    await pollUntil(server.url, created.taskId, (t) => t.status === 'input_required');
+    await call(server.url, 'tasks/update', {
+      taskId: created.taskId,
+      inputResponses: { 'elicit-1': { action: 'accept', content: { name: 42 } } },
+    });
+    const again = await pollUntil(
+      server.url,
+      created.taskId,
+      (t) => t.status === 'input_required' && !('elicit-1' in t.inputRequests),
+    );
+    expect(Object.keys(again.inputRequests)).toEqual(['elicit-1~2']);
+    expect(again.inputRequests['elicit-1~2'].params.message).toBe('Your name?');
+    // The old key is spent: an answer under it is ignored.
+    await call(server.url, 'tasks/update', {
+      taskId: created.taskId,
+      inputResponses: { 'elicit-1': { action: 'accept', content: { name: 'Old' } } },
+    });
+    expect(result(await call(server.url, 'tasks/get', { taskId: created.taskId })).inputRequests).toHaveProperty(
+      'elicit-1~2',
+    );
+    await call(server.url, 'tasks/cancel', { taskId: created.taskId });
+  });
+
+  it('answers questions asked before McpTaskContext.start() synchronously, then continues as a task', async () => {
+    const first = await call(
+      server.url,
+      'tools/call',
+      { name: 'deploy_after_confirm' },
+      { capabilities: WITH_ELICITATION },
+    );
+    const round = result(first);
+    expect(round.resultType).toBe('input_required');
+    expect(round.taskId).toBeUndefined();
+    const [key] = Object.keys(round.inputRequests);
+    const second = result(
+      await call(
+        server.url,
+        'tools/call',
+        {
+          name: 'deploy_after_confirm',
+          requestState: round.requestState,
+          inputResponses: { [key!]: { action: 'accept', content: { confirm: true } } },
+        },
+        { capabilities: WITH_ELICITATION },
+      ),
+    );
+    expect(second).toMatchObject({ resultType: 'task', status: expect.any(String) });
+    expect(second.requestState).toBeUndefined();
+    const done = await pollUntil(server.url, second.taskId, (t) => t.status === 'completed');
+    expect(done.result.content[0].text).toBe(`Deployed in task ${second.taskId}`);
   });
 
   it('keeps a task to the principal that created it: another one can neither see, answer nor cancel it', async () => {
@@ -242,5 +298,27 @@ describe.each(ADAPTERS)('Tasks extension (io.modelcontextprotocol/tasks), on %s'
     } finally {
       await client.close();
     }
+  });
+});
+
+describe.each(ADAPTERS)('Tasks past their ttlMs, on %s', (adapter: AdapterKind) => {
+  let server: RunningApp;
+  beforeAll(async () => {
+    server = await startApp(tasksModule({ ttlMs: 400, pollIntervalMs: 50 }), adapter);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('aborts the running handler and forgets the task once its ttlMs has passed', async () => {
+    const probe = server.app.get(TaskProbe);
+    const created = result(await call(server.url, 'tools/call', { name: 'long_job', arguments: { label: 'ttl' } }));
+    expect(created.ttlMs).toBe(400);
+    expect(result(await call(server.url, 'tasks/get', { taskId: created.taskId })).status).toBe('working');
+    await eventually(() => probe.aborted.has('ttl'));
+    expect(probe.aborted.get('ttl')).toBe('The task outlived its ttlMs');
+    await eventually(() => Date.now() >= Date.parse(created.createdAt) + 400);
+    const gone = await call(server.url, 'tasks/get', { taskId: created.taskId });
+    expect(gone.json.error.code).toBe(-32602);
   });
 });

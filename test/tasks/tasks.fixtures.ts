@@ -1,5 +1,13 @@
-import { Injectable, Module } from '@nestjs/common';
-import { ElicitationContext, type McpExchange, McpModule, McpProgressReporter, McpTool } from '../../src/index.js';
+import { type DynamicModule, Injectable, Module } from '@nestjs/common';
+import {
+  ElicitationContext,
+  type McpExchange,
+  McpModule,
+  McpProgressReporter,
+  McpTaskContext,
+  type McpTasksOptions,
+  McpTool,
+} from '../../src/index.js';
 import { AppHeaderPrincipalSource } from '../mrtr/principal.fixtures.js';
 
 /** A gate the test opens: lets a running task handler go on at a moment the test chooses. */
@@ -33,6 +41,7 @@ export class TaskTools {
     private readonly probe: TaskProbe,
     private readonly progress: McpProgressReporter,
     private readonly elicitation: ElicitationContext,
+    private readonly task: McpTaskContext,
   ) {}
 
   @McpTool({
@@ -76,19 +85,38 @@ export class TaskTools {
     const yes = confirm.action === 'accept' && confirm.content.confirm === true;
     return yes ? `Deployed by ${name.content.name}` : `Not deployed (${name.content.name})`;
   }
+
+  @McpTool({
+    name: 'deploy_after_confirm',
+    description: 'Asks for a confirmation in the request, then deploys as a task',
+    taskSupport: 'required',
+    taskCreation: 'handler',
+  })
+  async deployAfterConfirm(): Promise<string> {
+    this.probe.runs++;
+    const answer = await this.elicitation.elicit('Deploy to production?', (s) => s.boolean('confirm'));
+    await this.task.start();
+    const confirmed = answer.action === 'accept' && answer.content.confirm === true;
+    return `${confirmed ? 'Deployed' : 'Skipped'} in task ${this.task.taskId}`;
+  }
 }
 
+@Module({})
+class TasksE2eHolder {}
+
 /** McpModule with the tools above; the caller is the `x-user` header (AppHeaderPrincipalSource). */
-@Module({
-  imports: [
-    McpModule.forRoot({
-      name: 'tasks-e2e',
-      version: '1.0.0',
-      mrtr: { secrets: ['tasks-e2e-secret-0123456789abcdef0123456789'] },
-      tasks: { ttlMs: 60_000, pollIntervalMs: 50 },
-      principalSource: AppHeaderPrincipalSource,
-    }),
-  ],
-  providers: [TaskProbe, TaskTools],
-})
-export class TasksE2eModule {}
+export function tasksModule(tasks: McpTasksOptions = { ttlMs: 60_000, pollIntervalMs: 50 }): DynamicModule {
+  return {
+    module: TasksE2eHolder,
+    imports: [
+      McpModule.forRoot({
+        name: 'tasks-e2e',
+        version: '1.0.0',
+        mrtr: { secrets: ['tasks-e2e-secret-0123456789abcdef0123456789'] },
+        tasks,
+        principalSource: AppHeaderPrincipalSource,
+      }),
+    ],
+    providers: [TaskProbe, TaskTools],
+  };
+}
