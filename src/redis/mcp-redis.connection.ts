@@ -44,6 +44,8 @@ export class McpRedisConnection implements OnModuleDestroy {
     this.commands.on('ready', () => this.cameBack());
     this.subscriber.on('error', () => undefined); // the command connection reports outages
     this.subscriber.on('message', (channel: string, message: string) => this.handlers.get(channel)?.(message));
+    // An application's client made with `lazyConnect` connects now: commands never queue here.
+    if (this.commands.status === 'wait') this.commands.connect().catch(() => undefined);
   }
 
   /** The configured key prefix. */
