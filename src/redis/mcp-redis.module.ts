@@ -1,5 +1,10 @@
 import { Global, Module, type Provider } from '@nestjs/common';
-import { INTEGRATION_EVENT_BUS, INTEGRATION_FLOW_STORE, INTEGRATION_SESSION_BACKPLANE } from '../mcp.tokens.js';
+import {
+  INTEGRATION_EVENT_BUS,
+  INTEGRATION_FLOW_STORE,
+  INTEGRATION_SESSION_BACKPLANE,
+  INTEGRATION_TASK_STORE,
+} from '../mcp.tokens.js';
 import { McpRedisConnection } from './mcp-redis.connection.js';
 import {
   MCP_REDIS_CONFIG,
@@ -10,6 +15,7 @@ import { type McpRedisOptions, resolveMcpRedisOptions } from './mcp-redis.option
 import { RedisEventBus } from './redis-event.bus.js';
 import { RedisFlowStore } from './redis-flow.store.js';
 import { RedisSessionBackplane } from './redis-session.backplane.js';
+import { RedisTaskStore } from './redis-task.store.js';
 import { RedisThrottlerStorage } from './redis-throttler.storage.js';
 
 const providers: Provider[] = [
@@ -31,7 +37,9 @@ const providers: Provider[] = [
   RedisEventBus,
   RedisSessionBackplane,
   RedisThrottlerStorage,
+  RedisTaskStore,
   { provide: INTEGRATION_FLOW_STORE, useExisting: RedisFlowStore },
+  { provide: INTEGRATION_TASK_STORE, useExisting: RedisTaskStore },
   { provide: INTEGRATION_EVENT_BUS, useExisting: RedisEventBus },
   { provide: INTEGRATION_SESSION_BACKPLANE, useExisting: RedisSessionBackplane },
 ];
@@ -53,7 +61,8 @@ const providers: Provider[] = [
  * It is global and fills the core's integration slots: the exactly-once flow store
  * ({@link RedisFlowStore}), the event bus that carries list_changed and resource updates to every
  * node's streams ({@link RedisEventBus}) and the backplane of 2025-era sessions
- * ({@link RedisSessionBackplane}); whatever the application passes to `McpModule.forRoot` still wins.
+ * ({@link RedisSessionBackplane}) and the task store, so any node answers for any task
+ * ({@link RedisTaskStore}); whatever the application passes to `McpModule.forRoot` still wins.
  * {@link RedisThrottlerStorage} is provided for the rate limiter's `storage`.
  *
  * @publicApi
@@ -67,7 +76,9 @@ const providers: Provider[] = [
     RedisEventBus,
     RedisSessionBackplane,
     RedisThrottlerStorage,
+    RedisTaskStore,
     INTEGRATION_FLOW_STORE,
+    INTEGRATION_TASK_STORE,
     INTEGRATION_EVENT_BUS,
     INTEGRATION_SESSION_BACKPLANE,
   ],

@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { connectLegacyClient } from '../legacy/legacy-client.js';
 import { callTool } from '../mrtr/mrtr-wire.js';
 import { type Balancer, startNginx } from '../multi-node/nginx-balancer.js';
-import { envelope, mcpHeaders, type RawResponse } from '../support/raw-mcp.js';
+import { envelope, mcpHeaders, post, type RawResponse } from '../support/raw-mcp.js';
 import { type RedisServer, startRedis } from '../support/redis-server.js';
 import { openSse, type SseStream } from '../support/sse-stream.js';
 import { MOTD } from './redis-node.module.js';
@@ -221,6 +221,31 @@ describe('@mocapi/nestjs/redis: three nodes behind nginx round robin', () => {
     expect(limited).toHaveLength(RATE_LIMIT * 2);
     expect(limited[0]!.json.error.code).toBe(-32050);
     expect(new Set(calls.map(nodeOf))).toEqual(new Set(NAMES));
+  });
+
+  it('a task started on one node is answered by tasks/get on every node, through to its result', async () => {
+    const tasks = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    const created = await callTool(nodeUrl(nodes[0]!), 'slow_task', {}, { capabilities: tasks });
+    expect(created.json.result).toMatchObject({ resultType: 'task', status: 'working' });
+    const { taskId } = created.json.result;
+    const get = (url: string) =>
+      post(
+        url,
+        { jsonrpc: '2.0', id: `get-${taskId}`, method: 'tasks/get', params: { taskId, _meta: envelope(tasks) } },
+        mcpHeaders('tasks/get', taskId),
+      );
+    for (const node of nodes) expect((await get(nodeUrl(node))).json.result).toMatchObject({ status: 'working' });
+    let done: RawResponse | undefined;
+    for (let i = 0; i < 100; i++) {
+      const polled = await get(balancer.url);
+      if (polled.json.result?.status === 'completed') {
+        done = polled;
+        break;
+      }
+      await delay(50);
+    }
+    expect(done?.json.result.result.content).toEqual([{ type: 'text', text: 'task ran on node-a' }]);
+    for (const node of nodes) expect((await get(nodeUrl(node))).json.result.status).toBe('completed');
   });
 
   it('SIGKILL of the node that asked between rounds: the flow completes on the others', async () => {

@@ -93,6 +93,12 @@ class NodeTools {
     return { flowId, node: this.node.name };
   }
 
+  @McpTool({ name: 'slow_task', description: 'Runs as a task for half a second', taskSupport: 'required' })
+  async slowTask(): Promise<string> {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    return `task ran on ${this.node.name}`;
+  }
+
   @McpTool({ name: 'survey', description: 'Asks two questions' })
   async survey(): Promise<string> {
     const name = await this.elicitation.elicit('Your name?', (s) => s.string('name'));
@@ -134,7 +140,12 @@ export function redisNodeModule(settings: RedisNodeSettings): DynamicModule {
   Throttle({ default: { limit: settings.rateLimit, ttl: settings.rateTtlMs } })(LimitedTools);
   @Module({
     imports: [
-      McpModule.forRoot({ name: 'redis-multi-node', version: '1.0.0', mrtr: { secrets: SHARED_SECRETS } }),
+      McpModule.forRoot({
+        name: 'redis-multi-node',
+        version: '1.0.0',
+        mrtr: { secrets: SHARED_SECRETS },
+        tasks: { ttlMs: 60_000, pollIntervalMs: 50 },
+      }),
       redisModule(settings),
       McpThrottlerModule.forRootAsync({
         inject: [RedisThrottlerStorage],

@@ -5,7 +5,9 @@ import { resolveMcpRedisOptions } from '../../src/redis/mcp-redis.options.js';
 import { McpUnavailableException } from '../../src/redis/mcp-unavailable.exception.js';
 import { RedisEventBus } from '../../src/redis/redis-event.bus.js';
 import { RedisFlowStore } from '../../src/redis/redis-flow.store.js';
+import { RedisTaskStore } from '../../src/redis/redis-task.store.js';
 import { RedisThrottlerStorage } from '../../src/redis/redis-throttler.storage.js';
+import type { McpTaskRecord } from '../../src/tasks/mcp-task.record.js';
 import type { McpEvent } from '../../src/index.js';
 import { type RedisServer, startRedis } from '../support/redis-server.js';
 
@@ -138,6 +140,47 @@ describe('RedisEventBus', () => {
     a.publish({ kind: 'resource_updated', uri: 'test://y' });
     await delay(200);
     expect(heard).toEqual([]);
+  });
+});
+
+describe('RedisTaskStore', () => {
+  const record = (taskId: string): McpTaskRecord => ({
+    taskId,
+    owner: 'alice',
+    status: 'working',
+    createdAt: new Date().toISOString(),
+    lastUpdatedAt: new Date().toISOString(),
+    ttlMs: 60_000,
+    pollIntervalMs: 50,
+    expiresAt: Date.now() + 60_000,
+    tool: 'slow_task',
+    arguments: {},
+    protocolVersion: '2026-07-28',
+    clientCapabilities: {},
+  });
+
+  it('a task created on one node is read on another, and expires with the task', async () => {
+    const [a, b] = [new RedisTaskStore(await connect()), new RedisTaskStore(await connect())];
+    await a.create(record('t-1'));
+    expect(await b.get('t-1')).toMatchObject({ taskId: 't-1', owner: 'alice', status: 'working' });
+    await expect(a.create(record('t-1'))).rejects.toThrow(/already exists/);
+    await a.create({ ...record('t-short'), expiresAt: Date.now() + 200 });
+    await delay(300);
+    expect(await b.get('t-short')).toBeUndefined();
+    expect(await b.update('t-short', (r) => r)).toBeUndefined();
+  });
+
+  it('concurrent updates on two nodes all apply (optimistic, retried)', async () => {
+    const [a, b] = [new RedisTaskStore(await connect()), new RedisTaskStore(await connect())];
+    await a.create({ ...record('t-2'), answers: {} });
+    const add = (store: RedisTaskStore, key: string) =>
+      store.update('t-2', (r) => ({ ...r, answers: { ...r.answers, [key]: { value: key } } }));
+    await Promise.all(Array.from({ length: 20 }, (_, i) => add(i % 2 ? a : b, `k${i}`)));
+    expect(Object.keys((await a.get('t-2'))!.answers!).sort()).toEqual(
+      Array.from({ length: 20 }, (_, i) => `k${i}`).sort(),
+    );
+    // A change that returns undefined leaves the task as it is.
+    expect(await b.update('t-2', () => undefined)).toMatchObject({ taskId: 't-2', status: 'working' });
   });
 });
 
