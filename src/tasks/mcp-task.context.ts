@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { mcpCallScope } from '../mrtr/mcp-call.scope.js';
 import { taskCallScope } from './task-call.scope.js';
 
 /**
@@ -34,17 +35,14 @@ export class McpTaskContext {
    * point were answered synchronously (multi round-trip); from here on the client holds a task and
    * the handler goes on in the background, where its questions move the task to `input_required`.
    * Resolves at once when the call already is a task, or when it cannot be one (the client did not
-   * declare the extension on this request: the call then simply completes synchronously). On every
+   * declare the extension on this request, or the tool has no `taskSupport`: the call then simply
+   * completes synchronously); throws outside an MCP call. On every
    * replay of a task (after `tasks/update`), the handler reaches this call again and it resolves at once.
    */
   async start(): Promise<void> {
     const scope = taskCallScope.getStore();
-    if (!scope) {
-      throw new Error(
-        'McpTaskContext.start() was called outside a tool call that may run as a task: ' +
-          "declare the tool with @McpTool({ taskSupport: 'optional' | 'required' }).",
-      );
-    }
-    await scope.start();
+    if (scope) return scope.start();
+    // A synchronous call (no extension declared, or a tool without taskSupport): nothing to start.
+    if (!mcpCallScope.getStore()) throw new Error('McpTaskContext.start() was called outside an MCP tool call.');
   }
 }

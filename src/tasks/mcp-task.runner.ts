@@ -92,7 +92,12 @@ export class McpTaskRunner implements OnModuleDestroy {
     const controller = this.track(record);
     const exchange = this.taskExchange(call.exchange, record.taskId, controller.signal);
     const scope: TaskCallScope = { taskId: record.taskId, start: async () => {} };
-    this.follow(record.taskId, call.session, this.invoke(call.tool, call.input, call.session, exchange, scope));
+    this.follow(
+      record.taskId,
+      controller,
+      call.session,
+      this.invoke(call.tool, call.input, call.session, exchange, scope),
+    );
     return record;
   }
 
@@ -128,7 +133,7 @@ export class McpTaskRunner implements OnModuleDestroy {
     };
     const run = this.invoke(call.tool, call.input, call.session, exchange, scope);
     const first = await Promise.race([run.then((outcome) => ({ outcome })), whenStarted.then((task) => ({ task }))]);
-    if ('task' in first) this.follow(first.task.taskId, call.session, run);
+    if ('task' in first) this.follow(first.task.taskId, controller, call.session, run);
     return first;
   }
 
@@ -164,10 +169,11 @@ export class McpTaskRunner implements OnModuleDestroy {
 
   /** Cancels a live task (a finished one stays as it is) and aborts its handler when it runs here. */
   async cancel(record: McpTaskRecord): Promise<void> {
-    const updated = await this.store.update(record.taskId, (current) =>
-      isTerminal(current.status)
-        ? undefined
-        : {
+    let cancelled = false;
+    const updated = await this.store.update(record.taskId, (current) => {
+      cancelled = !isTerminal(current.status);
+      return cancelled
+        ? {
             ...current,
             status: 'cancelled',
             statusMessage: 'Cancelled by the client',
@@ -175,14 +181,13 @@ export class McpTaskRunner implements OnModuleDestroy {
             inputRequests: undefined,
             inputKeys: undefined,
             answers: undefined,
-          },
-    );
+          }
+        : undefined;
+    });
     const controller = this.running.get(record.taskId);
     this.running.delete(record.taskId);
     controller?.abort(new TaskAbortedError('The task was cancelled'));
-    if (updated && updated.status === 'cancelled' && updated.lastUpdatedAt !== record.lastUpdatedAt) {
-      this.events.emit(updated);
-    }
+    if (updated && cancelled) this.events.emit(updated);
   }
 
   private async create(call: TaskCall): Promise<McpTaskRecord> {
@@ -231,8 +236,11 @@ export class McpTaskRunner implements OnModuleDestroy {
     );
   }
 
-  /** Records how the background handler ended, unless the task was cancelled (or expired) meanwhile. */
-  private follow(taskId: string, session: ReplaySession, run: Promise<McpCallOutcome>): void {
+  /**
+   * Records how the background handler ended, unless the task was cancelled (or expired) meanwhile,
+   * then releases its controller (only its own: a replay may already run under a new one).
+   */
+  private follow(taskId: string, controller: AbortController, session: ReplaySession, run: Promise<McpCallOutcome>) {
     run
       .then(
         (outcome) => this.settle(taskId, session, outcome),
@@ -242,9 +250,8 @@ export class McpTaskRunner implements OnModuleDestroy {
         this.logger.error(`Could not record the end of task ${taskId}`, error instanceof Error ? error.stack : error),
       )
       .finally(() => {
-        const controller = this.running.get(taskId);
-        this.running.delete(taskId);
-        controller?.abort(new TaskAbortedError('The task ended'));
+        if (this.running.get(taskId) === controller) this.running.delete(taskId);
+        controller.abort(new TaskAbortedError('The task ended'));
       });
   }
 
@@ -344,10 +351,10 @@ export class McpTaskRunner implements OnModuleDestroy {
       );
       const input = tool.validate ? validatedInput(tool, record.arguments) : record.arguments;
       const scope: TaskCallScope = { taskId: record.taskId, start: async () => {} };
-      this.follow(record.taskId, session, this.invoke(tool, input, session, exchange, scope));
+      this.follow(record.taskId, controller, session, this.invoke(tool, input, session, exchange, scope));
     };
     start().catch((error: unknown) => {
-      this.running.delete(record.taskId);
+      if (this.running.get(record.taskId) === controller) this.running.delete(record.taskId);
       controller.abort(error);
       void this.settleError(record.taskId, error instanceof McpError ? error : McpError.internal());
     });

@@ -201,6 +201,16 @@ describe.each(ADAPTERS)('Tasks extension (io.modelcontextprotocol/tasks), on %s'
     expect(done.result.content[0].text).toBe(`Deployed in task ${second.taskId}`);
   });
 
+  it('McpTaskContext.start() starts a task only for a client that declared the extension', async () => {
+    const sync = result(await call(server.url, 'tools/call', { name: 'maybe_task' }, { capabilities: {} }));
+    expect(sync.resultType).toBe('complete');
+    expect(sync.content[0].text).toBe('finished synchronously');
+    const created = result(await call(server.url, 'tools/call', { name: 'maybe_task' }));
+    expect(created.resultType).toBe('task');
+    const done = await pollUntil(server.url, created.taskId, (t) => t.status === 'completed');
+    expect(done.result.content[0].text).toBe('finished as a task');
+  });
+
   it('keeps a task to the principal that created it: another one can neither see, answer nor cancel it', async () => {
     const created = result(
       await call(server.url, 'tools/call', { name: 'long_job', arguments: { label: 'own' } }, { user: 'alice' }),

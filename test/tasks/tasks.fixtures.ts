@@ -99,6 +99,17 @@ export class TaskTools {
     const confirmed = answer.action === 'accept' && answer.content.confirm === true;
     return `${confirmed ? 'Deployed' : 'Skipped'} in task ${this.task.taskId}`;
   }
+
+  @McpTool({
+    name: 'maybe_task',
+    description: 'Starts a task only when the client supports tasks',
+    taskSupport: 'optional',
+    taskCreation: 'handler',
+  })
+  async maybeTask(): Promise<string> {
+    await this.task.start();
+    return this.task.isTask ? 'finished as a task' : 'finished synchronously';
+  }
 }
 
 @Module({})
