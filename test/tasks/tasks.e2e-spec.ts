@@ -1,3 +1,5 @@
+import type { ElicitResult } from '@modelcontextprotocol/client';
+import { connectLegacyClient } from '../legacy/legacy-client.js';
 import { connectOfficialClient } from '../support/official-client.js';
 import { envelope, mcpHeaders, post, type RawResponse } from '../support/raw-mcp.js';
 import { openSse } from '../support/sse-stream.js';
@@ -294,6 +296,27 @@ describe.each(ADAPTERS)('Tasks extension (io.modelcontextprotocol/tasks), on %s'
     const mismatched = await post(server.url, body, { ...mcpHeaders('tasks/get', 'other'), 'x-user': 'alice' });
     expect(mismatched.status).toBe(400);
     expect(mismatched.json.error.code).toBe(-32020);
+  });
+
+  it('a 2025-era client (the official client, default settings) calls task tools synchronously', async () => {
+    const legacy = await connectLegacyClient(server.url, {
+      onElicit: (params): ElicitResult =>
+        String(params.message) === 'Your name?'
+          ? { action: 'accept', content: { name: 'Grace' } }
+          : { action: 'accept', content: { confirm: true } },
+    });
+    try {
+      const outcome = await legacy.client.callTool({ name: 'two_questions', arguments: {} });
+      expect(outcome.content).toEqual([{ type: 'text', text: 'Deployed by Grace' }]);
+      expect(legacy.asked).toHaveLength(2);
+      // The 2025-era leg answers a missing capability as an isError result naming it.
+      const refused = await legacy.client.callTool({ name: 'long_job', arguments: { label: 'legacy' } });
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain('io.modelcontextprotocol/tasks');
+      expect(probe.started.has('legacy')).toBe(false);
+    } finally {
+      await legacy.close();
+    }
   });
 
   it('the official client (no tasks extension) gets a task-supporting optional tool as a plain result', async () => {
