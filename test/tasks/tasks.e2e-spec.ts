@@ -1,7 +1,8 @@
 import type { ElicitResult } from '@modelcontextprotocol/client';
 import { connectLegacyClient } from '../legacy/legacy-client.js';
 import { connectOfficialClient } from '../support/official-client.js';
-import { envelope, mcpHeaders, post, type RawResponse } from '../support/raw-mcp.js';
+import { envelope, mcpHeaders, post } from '../support/raw-mcp.js';
+import { call, eventually, newId, pollUntil, result, TASKS, WITH_ELICITATION } from './tasks-wire.js';
 import { openSse } from '../support/sse-stream.js';
 import { ADAPTERS, type AdapterKind, type RunningApp, startApp } from '../support/start-app.js';
 import { TaskProbe, tasksModule } from './tasks.fixtures.js';
@@ -10,48 +11,6 @@ import { TaskProbe, tasksModule } from './tasks.fixtures.js';
 // (its task types are 2025-11-25 vocabulary, and it refuses tasks/get toward a 2026-07-28 server
 // locally), so the task flows are driven on the wire with hand-built requests; the official client
 // checks what a client without the extension gets.
-
-const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
-const WITH_ELICITATION = { ...TASKS, elicitation: { form: {} } };
-
-let nextId = 1;
-
-/** One request as `user` (the x-user header names the principal), with the routing headers it needs. */
-async function call(
-  url: string,
-  method: string,
-  params: Record<string, unknown>,
-  { user = 'alice', capabilities = TASKS as Record<string, unknown> } = {},
-): Promise<RawResponse> {
-  const name = (params['name'] ?? params['taskId']) as string | undefined;
-  const body = { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: envelope(capabilities) } };
-  return post(url, body, { ...mcpHeaders(method, name), 'x-user': user });
-}
-
-function result(response: RawResponse): any {
-  expect(response.json?.error).toBeUndefined();
-  expect(response.status).toBe(200);
-  return response.json.result;
-}
-
-/** Polls tasks/get until `done` holds (or fails after 5 s); returns the last task seen. */
-async function pollUntil(url: string, taskId: string, done: (task: any) => boolean, user = 'alice'): Promise<any> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const task = result(await call(url, 'tasks/get', { taskId }, { user }));
-    if (done(task)) return task;
-    if (Date.now() > deadline) throw new Error(`task ${taskId} stayed ${JSON.stringify(task)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-async function eventually(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met within 5 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe.each(ADAPTERS)('Tasks extension (io.modelcontextprotocol/tasks), on %s', (adapter: AdapterKind) => {
   let server: RunningApp;
@@ -289,7 +248,7 @@ describe.each(ADAPTERS)('Tasks extension (io.modelcontextprotocol/tasks), on %s'
   it('checks Mcp-Name against the task id (-32020)', async () => {
     const body = {
       jsonrpc: '2.0',
-      id: nextId++,
+      id: newId(),
       method: 'tasks/get',
       params: { taskId: 'abc', _meta: envelope(TASKS) },
     };

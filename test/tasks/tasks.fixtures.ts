@@ -5,6 +5,7 @@ import {
   McpModule,
   McpProgressReporter,
   McpTaskContext,
+  type McpModuleOptions,
   type McpTasksOptions,
   McpTool,
 } from '../../src/index.js';
@@ -116,7 +117,10 @@ export class TaskTools {
 class TasksE2eHolder {}
 
 /** McpModule with the tools above; the caller is the `x-user` header (AppHeaderPrincipalSource). */
-export function tasksModule(tasks: McpTasksOptions = { ttlMs: 60_000, pollIntervalMs: 50 }): DynamicModule {
+export function tasksModule(
+  tasks: McpTasksOptions = { ttlMs: 60_000, pollIntervalMs: 50 },
+  options: Partial<McpModuleOptions> = {},
+): DynamicModule {
   return {
     module: TasksE2eHolder,
     imports: [
@@ -126,6 +130,7 @@ export function tasksModule(tasks: McpTasksOptions = { ttlMs: 60_000, pollInterv
         mrtr: { secrets: ['tasks-e2e-secret-0123456789abcdef0123456789'] },
         tasks,
         principalSource: AppHeaderPrincipalSource,
+        ...options,
       }),
     ],
     providers: [TaskProbe, TaskTools],
