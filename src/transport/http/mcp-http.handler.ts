@@ -18,7 +18,7 @@ import { classifyEra } from '../../legacy/protocol-era.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
 import { META_PROTOCOL_VERSION } from '../../protocol/meta-keys.js';
 import { isJsonRpcId } from '../../protocol/json-rpc.js';
-import { ResponseWriter } from './response-writer.js';
+import { type RefusalListener, ResponseWriter } from './response-writer.js';
 import { McpTelemetry } from '../../telemetry/mcp-telemetry.js';
 
 const ALLOW_POST = { allow: 'POST' } as const;
@@ -59,8 +59,8 @@ export class McpHttpHandler {
   /** GET (a 2025-era session's stream) or DELETE (ending that session). */
   async handleSession(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!this.options.eras.legacy) return this.methodNotAllowed(res);
-    const writer = this.writerFor(res, req);
-    writer.about.era = 'legacy';
+    const writer = this.writerFor(res);
+    writer.era = 'legacy';
     try {
       if (!this.admitted(req, writer)) return;
       if (this.authenticator) await this.authenticator.authenticate(req, res);
@@ -101,7 +101,7 @@ export class McpHttpHandler {
    * a JSON parser ran first); undefined means the stream is still unread and we read it.
    */
   async handle(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
-    const writer = this.writerFor(res, req);
+    const writer = this.writerFor(res);
     try {
       const headers = req.headers;
       if (!this.admitted(req, writer)) return;
@@ -121,9 +121,9 @@ export class McpHttpHandler {
         return this.writeBodyError(writer, error);
       }
       const versionHeader = headers['mcp-protocol-version'];
-      if (isJsonObject(message) && typeof message['method'] === 'string') writer.about.method = message['method'];
+      if (isJsonObject(message) && typeof message['method'] === 'string') writer.method = message['method'];
       if (classifyEra(message, typeof versionHeader === 'string' ? versionHeader : undefined) === 'legacy') {
-        writer.about.era = 'legacy';
+        writer.era = 'legacy';
         if (this.options.eras.legacy)
           return await this.legacy.post(req, res, writer, message as Record<string, unknown>);
         return this.refuseLegacy(writer, message as Record<string, unknown>);
@@ -190,18 +190,21 @@ export class McpHttpHandler {
   }
 
   /** A writer that reports its refusals (one audit event and span each). */
-  private writerFor(res: ServerResponse, req?: IncomingMessage): ResponseWriter {
-    const request = req ?? (res.req as IncomingMessage | undefined);
-    return new ResponseWriter(res, (httpStatus, response, about) =>
-      this.dispatcher.refused({
-        transport: request ? { kind: 'http', request } : { kind: 'stdio' },
-        era: about.era,
-        response,
-        httpStatus,
-        ...(about.method !== undefined && { method: about.method }),
-      }),
-    );
+  private writerFor(res: ServerResponse): ResponseWriter {
+    return new ResponseWriter(res, this.onRefused);
   }
+
+  /** One listener for every writer: nothing is allocated per request for refusals that never come. */
+  private readonly onRefused: RefusalListener = (httpStatus, response, writer) => {
+    const method = writer.method;
+    this.dispatcher.refused({
+      transport: { kind: 'http', request: writer.res.req },
+      era: writer.era,
+      response,
+      httpStatus,
+      ...(method !== undefined && { method }),
+    });
+  };
 
   private async parse(req: IncomingMessage, body: unknown): Promise<unknown> {
     if (body === undefined && !req.readableEnded) {

@@ -10,14 +10,8 @@ export const SSE_HEADERS = {
   'x-accel-buffering': 'no',
 } as const;
 
-/** What the endpoint knows of the message a refusal answers, for its audit event. */
-export interface RefusedMessage {
-  era: 'modern' | 'legacy';
-  method?: string;
-}
-
 /** Told of every request refused before dispatch (the audit event and span of the refusal). */
-export type RefusalListener = (status: number, response: JsonRpcResponse, about: RefusedMessage) => void;
+export type RefusalListener = (status: number, response: JsonRpcResponse, writer: ResponseWriter) => void;
 
 /**
  * Writes one request's answer: a single JSON body, or — once the handler emitted a notification
@@ -25,11 +19,12 @@ export type RefusalListener = (status: number, response: JsonRpcResponse, about:
  */
 export class ResponseWriter {
   private streaming = false;
-  /** Filled in as the endpoint learns it (era, then method). */
-  readonly about: RefusedMessage = { era: 'modern' };
+  /** What the endpoint learnt of the message so far, for a refusal's audit event. */
+  era: 'modern' | 'legacy' = 'modern';
+  method: string | undefined;
 
   constructor(
-    private readonly res: ServerResponse,
+    readonly res: ServerResponse,
     private readonly onRefused?: RefusalListener,
   ) {}
 
@@ -82,7 +77,7 @@ export class ResponseWriter {
   refuseWith(status: number, response: JsonRpcResponse, headers?: Readonly<Record<string, string>>): void {
     if (this.closed) return;
     this.respond(status, response, headers);
-    this.onRefused?.(status, response, this.about);
+    this.onRefused?.(status, response, this);
   }
 
   /** An HTTP answer outside JSON-RPC: 202 for a notification, authentication challenges. */
