@@ -1,13 +1,17 @@
+import type { McpTaskRecord } from '../tasks/mcp-task.record.js';
+
 /**
  * Something every listener of every node should hear about: a list changed (it drives
- * `notifications/{tools,prompts,resources}/list_changed`), or a resource was updated (it drives
- * `notifications/resources/updated` to the streams subscribed to its URI).
+ * `notifications/{tools,prompts,resources}/list_changed`), a resource was updated (it drives
+ * `notifications/resources/updated` to the streams subscribed to its URI), or a task's status or
+ * status message changed (it drives `notifications/tasks` to the streams listing the task).
  *
  * @publicApi
  */
 export type McpEvent =
   | { readonly kind: 'list_changed'; readonly list: 'tools' | 'prompts' | 'resources' }
-  | { readonly kind: 'resource_updated'; readonly uri: string };
+  | { readonly kind: 'resource_updated'; readonly uri: string }
+  | { readonly kind: 'task_changed'; readonly task: McpTaskRecord };
 
 /** Hears every published {@link McpEvent}. */
 export type McpEventListener = (event: McpEvent) => void;

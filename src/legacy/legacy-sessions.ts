@@ -35,7 +35,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
     this.unsubscribe.push(
       this.bus.subscribe((event) => {
         if (event.kind === 'resource_updated') this.resourceUpdated(event.uri);
-        else this.broadcast(`notifications/${event.list}/list_changed`);
+        else if (event.kind === 'list_changed') this.broadcast(`notifications/${event.list}/list_changed`);
       }),
     );
     this.backplane.attach({

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InProcessEventBus } from '../events/in-process-event-bus.js';
 import { type McpEvent, McpEventBus, type McpEventListener } from '../events/mcp-event-bus.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
+import type { McpTaskRecord } from '../tasks/mcp-task.record.js';
 import { McpRedisConnection } from './mcp-redis.connection.js';
 
 /** What travels on the channel: the event and the node that published it. */
@@ -57,6 +58,10 @@ function parse(message: string): Envelope | undefined {
   const event = value['event'];
   if (event['kind'] === 'resource_updated' && typeof event['uri'] === 'string') {
     return { from: value['from'], event: { kind: 'resource_updated', uri: event['uri'] } };
+  }
+  const task = event['task'];
+  if (event['kind'] === 'task_changed' && isJsonObject(task) && typeof task['taskId'] === 'string') {
+    return { from: value['from'], event: { kind: 'task_changed', task: task as unknown as McpTaskRecord } };
   }
   const list = event['list'];
   if (event['kind'] === 'list_changed' && (list === 'tools' || list === 'prompts' || list === 'resources')) {

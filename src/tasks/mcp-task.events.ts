@@ -1,31 +1,33 @@
 import { Injectable } from '@nestjs/common';
+import { McpEventBus } from '../events/mcp-event-bus.js';
 import type { McpTaskRecord } from './mcp-task.record.js';
 
-/** Hears every change of a task's status or status message made on this node. */
+/** Hears every change of a task's status or status message. */
 export type McpTaskListener = (record: McpTaskRecord) => void;
 
 /**
- * The task changes made on this node, for `notifications/tasks` on `subscriptions/listen` streams.
- * Per node: a client listening on one node hears about the tasks that change there (a task's
- * handler and its `tasks/update` / `tasks/cancel` requests); polling `tasks/get` sees them all.
+ * Task changes for `notifications/tasks` on `subscriptions/listen` streams, carried by the
+ * {@link McpEventBus}: within the node by default; with a shared bus (e.g. `@mocapi/nestjs/redis`)
+ * a client listening on one node hears about a task that changes on another (its handler's node, or
+ * wherever its `tasks/update` / `tasks/cancel` landed).
  */
 @Injectable()
 export class McpTaskEvents {
-  private readonly listeners = new Set<McpTaskListener>();
+  constructor(private readonly bus: McpEventBus) {}
 
   /** Subscribes; returns the unsubscribe function. */
   on(listener: McpTaskListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  emit(record: McpTaskRecord): void {
-    for (const listener of [...this.listeners]) {
+    return this.bus.subscribe((event) => {
+      if (event.kind !== 'task_changed') return;
       try {
-        listener(record);
+        listener(event.task);
       } catch {
         // A listener's failure (a closed stream) must not stop the task or the other listeners.
       }
-    }
+    });
+  }
+
+  emit(record: McpTaskRecord): void {
+    this.bus.publish({ kind: 'task_changed', task: record });
   }
 }

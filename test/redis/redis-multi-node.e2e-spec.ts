@@ -235,6 +235,17 @@ describe('@mocapi/nestjs/redis: three nodes behind nginx round robin', () => {
         mcpHeaders('tasks/get', taskId),
       );
     for (const node of nodes) expect((await get(nodeUrl(node))).json.result).toMatchObject({ status: 'working' });
+    // A listen stream on another node hears the task's changes made where its handler runs.
+    const stream = await openSse(
+      nodeUrl(nodes[1]!),
+      {
+        jsonrpc: '2.0',
+        id: 'listen-task',
+        method: 'subscriptions/listen',
+        params: { notifications: { taskIds: [taskId] }, _meta: envelope(tasks) },
+      },
+      mcpHeaders('subscriptions/listen'),
+    );
     let done: RawResponse | undefined;
     for (let i = 0; i < 100; i++) {
       const polled = await get(balancer.url);
@@ -246,6 +257,14 @@ describe('@mocapi/nestjs/redis: three nodes behind nginx round robin', () => {
     }
     expect(done?.json.result.result.content).toEqual([{ type: 'text', text: 'task ran on node-a' }]);
     for (const node of nodes) expect((await get(nodeUrl(node))).json.result.status).toBe('completed');
+    try {
+      const ack = await stream.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged');
+      expect(ack.params.notifications.taskIds).toEqual([taskId]);
+      const heard = await stream.waitFor((m) => m.method === 'notifications/tasks' && m.params.status === 'completed');
+      expect(heard.params).toMatchObject({ taskId, status: 'completed' });
+    } finally {
+      stream.close();
+    }
   });
 
   it('SIGKILL of the node that asked between rounds: the flow completes on the others', async () => {

@@ -69,7 +69,7 @@ export class SubscriptionsMethods implements McpMethodGroup, OnModuleDestroy {
     const unsubscribe = this.bus.subscribe((event) => {
       if (event.kind === 'resource_updated') {
         if (uris.has(event.uri)) send('notifications/resources/updated', { uri: event.uri });
-      } else if (filter[LIST_FILTERS[event.list]]) {
+      } else if (event.kind === 'list_changed' && filter[LIST_FILTERS[event.list]]) {
         send(`notifications/${event.list}/list_changed`);
       }
     });
