@@ -24,9 +24,10 @@ export class LoggerAuditSink extends McpAuditSink {
     if (!Logger.isLevelEnabled('debug')) return;
     const { outcome } = event;
     const detail = 'code' in outcome ? ` ${outcome.code}` : 'reason' in outcome ? ` ${outcome.reason}` : '';
+    const refused = event.refused ? ` refused${event.refused.httpStatus ? ` ${event.refused.httpStatus}` : ''}` : '';
     this.logger.debug(
-      `${event.method}${event.target !== undefined ? ` ${event.target}` : ''} ${outcome.kind}${detail} ` +
-        `${event.durationMs.toFixed(1)} ms principal=${event.principal ?? '-'}` +
+      `${event.method || '(unread)'}${event.target !== undefined ? ` ${event.target}` : ''} ${outcome.kind}${detail}` +
+        `${refused} ${event.durationMs.toFixed(1)} ms principal=${event.principal ?? '-'}` +
         (event.flowId !== undefined ? ` flow=${event.flowId}` : ''),
     );
   }

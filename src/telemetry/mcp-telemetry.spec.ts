@@ -130,6 +130,14 @@ describe('McpTelemetry', () => {
     enabled.mockReturnValue(true);
     sink.record(event);
     expect(debug).toHaveBeenCalledWith(expect.stringContaining('ping complete'));
+    sink.record({
+      ...event,
+      method: '',
+      id: null,
+      outcome: { kind: 'protocol_error', code: -32700 },
+      refused: { httpStatus: 400 },
+    });
+    expect(debug).toHaveBeenLastCalledWith(expect.stringMatching(/^\(unread\) protocol_error -32700 refused 400 /));
     enabled.mockRestore();
   });
 });
