@@ -23,7 +23,14 @@ export class LoggerAuditSink extends McpAuditSink {
   record(event: McpAuditEvent): void {
     if (!Logger.isLevelEnabled('debug')) return;
     const { outcome } = event;
-    const detail = 'code' in outcome ? ` ${outcome.code}` : 'reason' in outcome ? ` ${outcome.reason}` : '';
+    const detail =
+      'code' in outcome
+        ? ` ${outcome.code}`
+        : 'reason' in outcome
+          ? ` ${outcome.reason}`
+          : 'taskId' in outcome
+            ? ` ${outcome.taskId}`
+            : '';
     const refused = event.refused ? ` refused${event.refused.httpStatus ? ` ${event.refused.httpStatus}` : ''}` : '';
     this.logger.debug(
       `${event.method || '(unread)'}${event.target !== undefined ? ` ${event.target}` : ''} ${outcome.kind}${detail}` +

@@ -11,6 +11,7 @@ import { INVALID_REQUEST_STATE_MESSAGE } from '../mrtr/exceptions/invalid-reques
  *
  * - `complete`: a result (2025-era pushed flows end here, after their in-process rounds);
  * - `input_required`: a 2026-07-28 round asked the client `inputRequests` questions;
+ * - `task`: a tools/call answered with a task (the tasks extension), with its id;
  * - `tool_error`: a tools/call result with `isError: true`;
  * - `protocol_error`: a JSON-RPC error, with its code;
  * - `rejected_request_state`: a retry's requestState was refused (`-32602`, `data.reason`);
@@ -22,6 +23,7 @@ import { INVALID_REQUEST_STATE_MESSAGE } from '../mrtr/exceptions/invalid-reques
 export type McpRequestOutcome =
   | { readonly kind: 'complete' }
   | { readonly kind: 'input_required'; readonly inputRequests: number }
+  | { readonly kind: 'task'; readonly taskId: string }
   | { readonly kind: 'tool_error' }
   | { readonly kind: 'protocol_error'; readonly code: number }
   | { readonly kind: 'rejected_request_state'; readonly reason: string }
@@ -133,6 +135,7 @@ export function outcomeOfResponse(response: JsonRpcResponse | undefined, status?
     const requests = result['inputRequests'];
     return { kind: 'input_required', inputRequests: isJsonObject(requests) ? Object.keys(requests).length : 0 };
   }
+  if (result['resultType'] === 'task') return { kind: 'task', taskId: String(result['taskId']) };
   return result['isError'] === true ? TOOL_ERROR : COMPLETE;
 }
 

@@ -4,6 +4,7 @@ import { connectOfficialClient } from '../support/official-client.js';
 import { envelope, mcpHeaders, post } from '../support/raw-mcp.js';
 import { call, eventually, newId, pollUntil, result, TASKS, WITH_ELICITATION } from './tasks-wire.js';
 import { openSse } from '../support/sse-stream.js';
+import type { McpAuditEvent } from '../../src/index.js';
 import { ADAPTERS, type AdapterKind, type RunningApp, startApp } from '../support/start-app.js';
 import { TaskProbe, tasksModule } from './tasks.fixtures.js';
 
@@ -15,8 +16,12 @@ import { TaskProbe, tasksModule } from './tasks.fixtures.js';
 describe.each(ADAPTERS)('Tasks extension (io.modelcontextprotocol/tasks), on %s', (adapter: AdapterKind) => {
   let server: RunningApp;
   let probe: TaskProbe;
+  const audited: McpAuditEvent[] = [];
   beforeAll(async () => {
-    server = await startApp(tasksModule(), adapter);
+    server = await startApp(
+      tasksModule(undefined, { auditSink: { record: (event) => void audited.push(event) } }),
+      adapter,
+    );
     probe = server.app.get(TaskProbe);
   });
   afterAll(async () => {
@@ -42,6 +47,13 @@ describe.each(ADAPTERS)('Tasks extension (io.modelcontextprotocol/tasks), on %s'
     const done = await pollUntil(server.url, created.taskId, (t) => t.status === 'completed');
     expect(done.result.content).toEqual([{ type: 'text', text: 'Report q3 is ready' }]);
     expect(done.result.isError).toBeUndefined();
+
+    // Task methods go through the dispatcher: audited like any request, the creation with its task id.
+    await eventually(() => audited.some((e) => e.method === 'tasks/get' && e.principal === 'app:alice'));
+    expect(audited.find((e) => e.method === 'tools/call' && e.target === 'build_report')?.outcome).toEqual({
+      kind: 'task',
+      taskId: created.taskId,
+    });
   });
 
   it('cancels a running task: empty ack, status cancelled, and the handler signal aborted', async () => {
