@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { MCP_OPTIONS } from '../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../mcp.options.js';
 import type { RegisteredTool } from '../discovery/registered-tool.js';
@@ -42,11 +42,12 @@ export interface TaskCall {
  * A handler that asks for input parks its task in `input_required` with the pending questions and
  * the replay ledger; `tasks/update` answers resume it by replaying the handler with that ledger
  * (the same replay engine and ledger rules as a multi round-trip retry). Cancellation aborts the
- * handler's signal. Running work stays on the node that started it (there is no queue): a node
- * shutting down aborts its running tasks.
+ * handler's signal, also when another node served the `tasks/cancel` and a shared event bus told
+ * this one. Running work stays on the node that started it (there is no queue): a node shutting
+ * down aborts its running tasks.
  */
 @Injectable()
-export class McpTaskRunner implements OnModuleDestroy {
+export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('McpTasks');
   /** Handlers running on this node, by task id. */
   private readonly running = new Map<string, AbortController>();
@@ -61,7 +62,25 @@ export class McpTaskRunner implements OnModuleDestroy {
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
 
+  /** Unsubscribes from the task events (set in onModuleInit). */
+  private unsubscribe: (() => void) | undefined;
+
+  /**
+   * A task cancelled elsewhere (a `tasks/cancel` that another node served, heard through a shared
+   * event bus) aborts its handler here, where it runs.
+   */
+  onModuleInit(): void {
+    this.unsubscribe = this.events.on((record) => {
+      if (record.status !== 'cancelled') return;
+      const controller = this.running.get(record.taskId);
+      if (!controller) return;
+      this.running.delete(record.taskId);
+      controller.abort(new TaskAbortedError('The task was cancelled'));
+    });
+  }
+
   onModuleDestroy(): void {
+    this.unsubscribe?.();
     for (const controller of this.running.values())
       controller.abort(new TaskAbortedError('The server is shutting down'));
     this.running.clear();

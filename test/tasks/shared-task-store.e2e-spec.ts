@@ -1,7 +1,7 @@
-import { InMemoryTaskStore, McpTaskStore, SystemClock } from '../../src/index.js';
+import { InMemoryTaskStore, InProcessEventBus, McpTaskStore, SystemClock } from '../../src/index.js';
 import { ADAPTERS, type AdapterKind, type RunningApp, startApp } from '../support/start-app.js';
 import { TaskProbe, tasksModule } from './tasks.fixtures.js';
-import { call, pollUntil, result, WITH_ELICITATION } from './tasks-wire.js';
+import { call, eventually, pollUntil, result, WITH_ELICITATION } from './tasks-wire.js';
 
 // Two real applications (nodes) bound to one McpTaskStore instance through the `taskStore` option:
 // what a shared store (Redis, from its own module) gives a deployment. No Redis here; the point is
@@ -61,5 +61,31 @@ describe.each(ADAPTERS)('Two nodes sharing one McpTaskStore, on %s', (adapter: A
     );
     await call(nodeA.url, 'tasks/cancel', { taskId: created.taskId });
     expect(nodeA.app.get(TaskProbe).aborted.get('shared')).toBe('The task was cancelled');
+  });
+});
+
+// The same two nodes, now also sharing one McpEventBus (what McpRedisModule's bus gives across
+// processes): the node running a task hears that another node cancelled it.
+describe.each(ADAPTERS)('Two nodes sharing a task store and an event bus, on %s', (adapter: AdapterKind) => {
+  let nodeA: RunningApp;
+  let nodeB: RunningApp;
+  beforeAll(async () => {
+    const shared = { taskStore: new InMemoryTaskStore(new SystemClock()), eventBus: new InProcessEventBus() };
+    nodeA = await startApp(tasksModule(undefined, shared), adapter);
+    nodeB = await startApp(tasksModule(undefined, shared), adapter);
+  });
+  afterAll(async () => {
+    await nodeA.close();
+    await nodeB.close();
+  });
+
+  it('a tasks/cancel served by node B aborts the handler running on node A', async () => {
+    const probe = nodeA.app.get(TaskProbe);
+    const created = result(await call(nodeA.url, 'tools/call', { name: 'long_job', arguments: { label: 'bus' } }));
+    await eventually(() => probe.started.has('bus'));
+    await call(nodeB.url, 'tasks/cancel', { taskId: created.taskId });
+    await eventually(() => probe.aborted.has('bus'));
+    expect(probe.aborted.get('bus')).toBe('The task was cancelled');
+    expect(result(await call(nodeA.url, 'tasks/get', { taskId: created.taskId })).status).toBe('cancelled');
   });
 });
