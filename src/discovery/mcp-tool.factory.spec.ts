@@ -1,0 +1,35 @@
+import { McpToolFactory } from './mcp-tool.factory.js';
+import type { McpHandlerFactory } from './mcp-handler.factory.js';
+
+class Tools {
+  run(): string {
+    return 'ran';
+  }
+}
+
+const handlers = { create: () => ({ invoke: async () => 'ran' }) } as unknown as McpHandlerFactory;
+const factory = new McpToolFactory(handlers);
+
+describe('McpToolFactory: task options', () => {
+  it('carries taskSupport and taskCreation to the registered tool', () => {
+    const tool = factory.create(new Tools(), 'run', {
+      description: 'd',
+      taskSupport: 'required',
+      taskCreation: 'handler',
+    });
+    expect(tool).toMatchObject({ taskSupport: 'required', taskCreation: 'handler' });
+    expect(factory.create(new Tools(), 'run', { description: 'd' }).taskSupport).toBeUndefined();
+  });
+
+  it('refuses, at startup, task options it cannot honour, saying what to set', () => {
+    expect(() => factory.create(new Tools(), 'run', { description: 'd', taskSupport: 'always' as never })).toThrow(
+      /taskSupport must be 'optional' or 'required'/,
+    );
+    expect(() => factory.create(new Tools(), 'run', { description: 'd', taskCreation: 'handler' })).toThrow(
+      /taskCreation needs taskSupport/,
+    );
+    expect(() =>
+      factory.create(new Tools(), 'run', { description: 'd', taskSupport: 'optional', taskCreation: 'later' as never }),
+    ).toThrow(/taskCreation must be 'immediate' or 'handler'/);
+  });
+});
