@@ -32,6 +32,16 @@ export class StdioTools {
     return exchange.transport.kind;
   }
 
+  @McpTool({
+    name: 'tally',
+    description: 'Counts to three slowly (a task for clients with the tasks extension)',
+    taskSupport: 'optional',
+  })
+  async tally(): Promise<string> {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    return 'one, two, three';
+  }
+
   @McpTool({ name: 'confirm', description: 'Asks the user to confirm' })
   async confirm(): Promise<string> {
     const answer = await this.elicitation.elicit('Proceed?', (s) => s.boolean('ok'));

@@ -62,7 +62,7 @@ describe('the official v2 client over stdio', () => {
 
   it('lists the tools', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['add', 'chatty', 'confirm', 'transport_kind']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['add', 'chatty', 'confirm', 'tally', 'transport_kind']);
     expect(tools.find((t) => t.name === 'add')?.inputSchema).toMatchObject({ type: 'object', required: ['a', 'b'] });
   });
 
