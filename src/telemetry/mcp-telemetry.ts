@@ -7,7 +7,7 @@ import type { JsonRpcResponse } from '../protocol/json-rpc.js';
 import type { McpTransportInfo } from '../protocol/mcp-exchange.js';
 import type { InputRequest } from '../protocol/wire-types.js';
 import type { McpAuditEvent } from './mcp-audit-event.js';
-import { McpAuditSink } from './mcp-audit.sink.js';
+import { LoggerAuditSink, McpAuditSink } from './mcp-audit.sink.js';
 import { MCP_OBSERVER_METADATA } from './mcp-observer.decorator.js';
 import type { McpRequestObserver } from './mcp-request-observer.js';
 import type { McpSessionEnd } from './mcp-session-end.js';
@@ -162,6 +162,7 @@ export class McpTelemetry implements OnModuleInit {
   }
 
   private finish(trace: McpRequestTrace): void {
+    if (this.unread()) return;
     let event: McpAuditEvent;
     try {
       event = this.eventOf(trace);
@@ -181,6 +182,14 @@ export class McpTelemetry implements OnModuleInit {
         this.failed('finished', error);
       }
     }
+  }
+
+  /**
+   * Nobody would read the event: no observer, and the default sink with debug logging off (where
+   * it returns at once). The event (a date string, a principal lookup) is then not built at all.
+   */
+  private unread(): boolean {
+    return this.observers.length === 0 && this.sink.constructor === LoggerAuditSink && !Logger.isLevelEnabled('debug');
   }
 
   private eventOf(trace: McpRequestTrace): McpAuditEvent {
