@@ -2,13 +2,7 @@ import { PassThrough } from 'node:stream';
 import { Injectable, Logger } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { McpTool } from '../decorators/mcp-tool.decorator.js';
-import { McpDispatcher } from '../dispatch/mcp.dispatcher.js';
-import { LegacyRefusal } from '../legacy/legacy-refusal.js';
-import { LegacySessions } from '../legacy/legacy-sessions.js';
-import { LegacyDispatcher } from '../legacy/legacy.dispatcher.js';
 import { McpModule } from '../mcp.module.js';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { McpStdioTransport } from '../transport/stdio/mcp-stdio.transport.js';
 import { MCP_RATE_LIMITED, McpThrottlerModule } from './index.js';
 
@@ -40,13 +34,7 @@ describe('rate limiting on stdio', () => {
       providers: [PingTools],
     }).compile();
     await moduleRef.init();
-    transport = new McpStdioTransport(
-      moduleRef.get<ResolvedMcpOptions>(MCP_OPTIONS),
-      moduleRef.get(McpDispatcher),
-      moduleRef.get(LegacyDispatcher),
-      moduleRef.get(LegacySessions),
-      moduleRef.get(LegacyRefusal),
-    );
+    transport = McpStdioTransport.fromContext(moduleRef);
   });
   afterAll(() => moduleRef.close());
 

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { freePort } from '../support/free-port.js';
 
 const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
 /** Answered by nginx itself: the readiness probe never reaches (nor advances the rotation over) the nodes. */
@@ -28,17 +28,6 @@ export interface BalancerOptions {
   balance?: 'round-robin' | 'session-hash';
   /** nginx `proxy_read_timeout`: how long a response may stay silent. Default '1h' (an elicitation waits for a human). */
   readTimeout?: string;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /**

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { freePort } from '../support/free-port.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const APP = join(ROOT, 'test/readme/.generated');
@@ -22,15 +22,6 @@ function quickStartFiles(): Map<string, string> {
     if (name) files.set(name, code!);
   }
   return files;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 describe('the README Quick start, pasted into an application', () => {

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { freePort } from './free-port.js';
 
 const REDIS_SERVER = ['/usr/bin/redis-server', '/usr/local/bin/redis-server', '/usr/sbin/redis-server'].find((p) =>
   existsSync(p),
@@ -15,18 +16,6 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Starts it again on the same port (empty: nothing was persisted). */
   restart(): Promise<void>;
-}
-
-/** A port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /** Sends PING over a raw socket; true on +PONG. */

@@ -3,10 +3,7 @@ import { PassThrough } from 'node:stream';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { type McpAuditEvent, McpAuditSink, McpDispatcher, MCP_OPTIONS, McpStdioTransport } from '../../src/index.js';
-import { LegacyDispatcher } from '../../src/legacy/legacy.dispatcher.js';
-import { LegacyRefusal } from '../../src/legacy/legacy-refusal.js';
-import { LegacySessions } from '../../src/legacy/legacy-sessions.js';
+import { type McpAuditEvent, McpAuditSink, McpStdioTransport } from '../../src/index.js';
 import { McpOpenTelemetryModule } from '../../src/opentelemetry/index.js';
 import { HeaderPrincipalSource, legacyModule } from '../legacy/legacy.fixtures.js';
 import { LEGACY_VERSION, LegacyWire } from '../legacy/legacy-wire.js';
@@ -155,13 +152,7 @@ describe('requests refused before dispatch (stdio)', () => {
     const app = await NestFactory.createApplicationContext(RefusalAppModule, { logger: false });
     const input = new PassThrough();
     const output = new PassThrough();
-    const connection = new McpStdioTransport(
-      app.get(MCP_OPTIONS, { strict: false }),
-      app.get(McpDispatcher, { strict: false }),
-      app.get(LegacyDispatcher, { strict: false }),
-      app.get(LegacySessions, { strict: false }),
-      app.get(LegacyRefusal, { strict: false }),
-    ).listen({ input, output, maxLineBytes: 64 });
+    const connection = McpStdioTransport.fromContext(app).listen({ input, output, maxLineBytes: 64 });
     try {
       const before = sink.events.length;
       input.write('{not json\n');

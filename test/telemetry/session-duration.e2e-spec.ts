@@ -3,10 +3,7 @@ import { PassThrough } from 'node:stream';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Attributes } from '@opentelemetry/api';
-import { McpStdioTransport, McpDispatcher, MCP_OPTIONS } from '../../src/index.js';
-import { LegacyDispatcher } from '../../src/legacy/legacy.dispatcher.js';
-import { LegacyRefusal } from '../../src/legacy/legacy-refusal.js';
-import { LegacySessions } from '../../src/legacy/legacy-sessions.js';
+import { McpStdioTransport } from '../../src/index.js';
 import { McpOpenTelemetryModule } from '../../src/opentelemetry/index.js';
 import { legacyModule } from '../legacy/legacy.fixtures.js';
 import { LEGACY_VERSION, LegacyWire } from '../legacy/legacy-wire.js';
@@ -68,13 +65,7 @@ describe('mcp.server.session.duration over stdio', () => {
     const app = await NestFactory.createApplicationContext(SessionAppModule, { logger: false });
     const input = new PassThrough();
     const output = new PassThrough();
-    const connection = new McpStdioTransport(
-      app.get(MCP_OPTIONS, { strict: false }),
-      app.get(McpDispatcher, { strict: false }),
-      app.get(LegacyDispatcher, { strict: false }),
-      app.get(LegacySessions, { strict: false }),
-      app.get(LegacyRefusal, { strict: false }),
-    ).listen({ input, output });
+    const connection = McpStdioTransport.fromContext(app).listen({ input, output });
     const params = { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } };
     input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params })}\n`);
     const [line] = (await once(output, 'data')) as [Buffer];

@@ -6,10 +6,6 @@ import { trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { ElicitationContext, type McpAuditEvent, McpAuditSink, McpStdioTransport, McpTool } from '../../src/index.js';
 import { McpOpenTelemetryModule } from '../../src/opentelemetry/index.js';
-import { McpDispatcher, MCP_OPTIONS } from '../../src/index.js';
-import { LegacyDispatcher } from '../../src/legacy/legacy.dispatcher.js';
-import { LegacyRefusal } from '../../src/legacy/legacy-refusal.js';
-import { LegacySessions } from '../../src/legacy/legacy-sessions.js';
 import { HeaderPrincipalSource, legacyModule } from '../legacy/legacy.fixtures.js';
 import { LegacyWire } from '../legacy/legacy-wire.js';
 import { envelope, mcpHeaders, post } from '../support/raw-mcp.js';
@@ -225,14 +221,7 @@ describe('OpenTelemetry and audit events (stdio)', () => {
     const app = await NestFactory.createApplicationContext(TelemetryAppModule, { logger: false });
     const input = new PassThrough();
     const output = new PassThrough();
-    // As bootstrapStdio builds it, on streams of the test.
-    const connection = new McpStdioTransport(
-      app.get(MCP_OPTIONS, { strict: false }),
-      app.get(McpDispatcher, { strict: false }),
-      app.get(LegacyDispatcher, { strict: false }),
-      app.get(LegacySessions, { strict: false }),
-      app.get(LegacyRefusal, { strict: false }),
-    ).listen({ input, output });
+    const connection = McpStdioTransport.fromContext(app).listen({ input, output });
     try {
       const body = {
         jsonrpc: '2.0',

@@ -8,15 +8,11 @@ import {
   type Type,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
 import { MCP_OPTIONS } from '../../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../../mcp.options.js';
 import { redirectConsoleToStderr } from './console-redirect.js';
 import type { McpStdioConnection } from './mcp-stdio.connection.js';
 import { McpStdioTransport } from './mcp-stdio.transport.js';
-import { LegacyRefusal } from '../../legacy/legacy-refusal.js';
-import { LegacySessions } from '../../legacy/legacy-sessions.js';
-import { LegacyDispatcher } from '../../legacy/legacy.dispatcher.js';
 import { McpStderrLogger } from './stderr.logger.js';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
@@ -97,11 +93,9 @@ export async function bootstrapStdio(
     throw error;
   }
 
-  let mcpOptions: ResolvedMcpOptions;
-  let dispatcher: McpDispatcher;
+  let transport: McpStdioTransport;
   try {
-    mcpOptions = app.get<ResolvedMcpOptions>(MCP_OPTIONS, { strict: false });
-    dispatcher = app.get(McpDispatcher, { strict: false });
+    transport = McpStdioTransport.fromContext(app);
   } catch (error) {
     await app.close();
     restoreConsole();
@@ -112,13 +106,8 @@ export async function bootstrapStdio(
       },
     );
   }
-  const connection = new McpStdioTransport(
-    mcpOptions,
-    dispatcher,
-    app.get(LegacyDispatcher, { strict: false }),
-    app.get(LegacySessions, { strict: false }),
-    app.get(LegacyRefusal, { strict: false }),
-  ).listen({ input: options.input, output });
+  const mcpOptions = app.get<ResolvedMcpOptions>(MCP_OPTIONS, { strict: false });
+  const connection = transport.listen({ input: options.input, output });
   const logger = new Logger('McpStdio');
   logger.log(`MCP server "${mcpOptions.name}" ${mcpOptions.version} listening on stdio`);
 

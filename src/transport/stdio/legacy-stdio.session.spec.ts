@@ -2,14 +2,10 @@ import { PassThrough } from 'node:stream';
 import { Injectable, Logger } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { McpTool } from '../../decorators/mcp-tool.decorator.js';
-import { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
 import { McpProgressReporter } from '../../dispatch/mcp-progress.reporter.js';
-import { LegacyRefusal } from '../../legacy/legacy-refusal.js';
 import { LegacySessions } from '../../legacy/legacy-sessions.js';
-import { LegacyDispatcher } from '../../legacy/legacy.dispatcher.js';
 import { McpModule } from '../../mcp.module.js';
-import { MCP_OPTIONS } from '../../mcp.module-definition.js';
-import type { McpModuleOptions, ResolvedMcpOptions } from '../../mcp.options.js';
+import type { McpModuleOptions } from '../../mcp.options.js';
 import { ElicitationContext } from '../../mrtr/elicitation.context.js';
 import type { McpStdioConnection } from './mcp-stdio.connection.js';
 import { McpStdioTransport } from './mcp-stdio.transport.js';
@@ -84,13 +80,7 @@ async function transportFor(
     providers: [AskingTools],
   }).compile();
   await moduleRef.init();
-  const transport = new McpStdioTransport(
-    moduleRef.get<ResolvedMcpOptions>(MCP_OPTIONS),
-    moduleRef.get(McpDispatcher),
-    moduleRef.get(LegacyDispatcher),
-    moduleRef.get(LegacySessions),
-    moduleRef.get(LegacyRefusal),
-  );
+  const transport = McpStdioTransport.fromContext(moduleRef);
   return { moduleRef, transport };
 }
 

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, type INestApplicationContext, Logger, Optional } from '@nestjs/common';
 import { LegacyRefusal } from '../../legacy/legacy-refusal.js';
 import { LegacySessions } from '../../legacy/legacy-sessions.js';
 import { LegacyDispatcher } from '../../legacy/legacy.dispatcher.js';
@@ -37,6 +37,20 @@ export class McpStdioTransport {
     @Optional() private readonly sessions?: LegacySessions,
     @Optional() private readonly refusal?: LegacyRefusal,
   ) {}
+
+  /**
+   * The transport wired from the providers of an application context (or a testing module) that
+   * imports `McpModule`, as {@link bootstrapStdio} builds it. Throws when `McpModule` is missing.
+   */
+  static fromContext(context: Pick<INestApplicationContext, 'get'>): McpStdioTransport {
+    return new McpStdioTransport(
+      context.get<ResolvedMcpOptions>(MCP_OPTIONS, { strict: false }),
+      context.get(McpDispatcher, { strict: false }),
+      context.get(LegacyDispatcher, { strict: false }),
+      context.get(LegacySessions, { strict: false }),
+      context.get(LegacyRefusal, { strict: false }),
+    );
+  }
 
   /** Starts answering on the given streams (stdin/stdout by default); never writes anything but JSON-RPC to the output. */
   listen(streams: McpStdioStreams = {}): McpStdioConnection {
