@@ -267,6 +267,35 @@ describe('@mocapi/nestjs/redis: three nodes behind nginx round robin', () => {
     }
   });
 
+  it('a tasks/cancel served by another node aborts the handler on the node running it', async () => {
+    const tasks = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    const linesOf = (node: NodeProcess, prefix: string) =>
+      node
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith(`${prefix} endless_task `));
+    const created = await callTool(nodeUrl(nodes[0]!), 'endless_task', {}, { capabilities: tasks });
+    const { taskId } = created.json.result;
+    for (let i = 0; i < 100 && linesOf(nodes[0]!, 'STARTED').length === 0; i++) await delay(20);
+    expect(linesOf(nodes[0]!, 'STARTED')).toHaveLength(1);
+
+    const cancelled = await post(
+      nodeUrl(nodes[2]!),
+      { jsonrpc: '2.0', id: 'cancel', method: 'tasks/cancel', params: { taskId, _meta: envelope(tasks) } },
+      mcpHeaders('tasks/cancel', taskId),
+    );
+    expect(cancelled.json.result).toMatchObject({ resultType: 'complete' });
+    for (let i = 0; i < 100 && linesOf(nodes[0]!, 'ABORTED').length === 0; i++) await delay(20);
+    expect(linesOf(nodes[0]!, 'ABORTED')).toEqual(['ABORTED endless_task node-a']);
+    expect([...linesOf(nodes[1]!, 'ABORTED'), ...linesOf(nodes[2]!, 'ABORTED')]).toEqual([]);
+    const polled = await post(
+      balancer.url,
+      { jsonrpc: '2.0', id: 'get', method: 'tasks/get', params: { taskId, _meta: envelope(tasks) } },
+      mcpHeaders('tasks/get', taskId),
+    );
+    expect(polled.json.result.status).toBe('cancelled');
+  });
+
   it('SIGKILL of the node that asked between rounds: the flow completes on the others', async () => {
     const { requestState, askedBy } = await firstRound(balancer.url);
     const victim = nodes.find((n) => n.name === askedBy)!;

@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { Injectable, Module, type DynamicModule } from '@nestjs/common';
 import { SkipThrottle, Throttle } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
-import { ElicitationContext, McpModule, McpRegistrar, McpResource, McpTool } from '../../src/index.js';
+import {
+  ElicitationContext,
+  type McpExchange,
+  McpModule,
+  McpRegistrar,
+  McpResource,
+  McpTool,
+} from '../../src/index.js';
 import { McpRedisModule, RedisThrottlerStorage } from '../../src/redis/index.js';
 import { McpThrottlerModule } from '../../src/throttler/index.js';
 
@@ -97,6 +104,20 @@ class NodeTools {
   async slowTask(): Promise<string> {
     await new Promise((resolve) => setTimeout(resolve, 500));
     return `task ran on ${this.node.name}`;
+  }
+
+  @McpTool({ name: 'endless_task', description: 'Runs as a task until its signal aborts', taskSupport: 'required' })
+  async endlessTask(_args: unknown, exchange: McpExchange): Promise<string> {
+    process.stdout.write(`STARTED endless_task ${this.node.name}\n`);
+    await new Promise<void>((resolve) => {
+      const onAbort = () => {
+        process.stdout.write(`ABORTED endless_task ${this.node.name}\n`);
+        resolve();
+      };
+      if (exchange.signal.aborted) onAbort();
+      else exchange.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    return 'stopped';
   }
 
   @McpTool({ name: 'survey', description: 'Asks two questions' })
