@@ -1,7 +1,10 @@
 import { Injectable, type InjectionToken } from '@nestjs/common';
-import { EXCEPTION_FILTERS_METADATA, INTERCEPTORS_METADATA } from '@nestjs/common/constants.js';
+import { EXCEPTION_FILTERS_METADATA, GUARDS_METADATA, INTERCEPTORS_METADATA } from '@nestjs/common/constants.js';
 import { ApplicationConfig, type ContextId, ContextIdFactory, ExternalContextCreator, ModuleRef } from '@nestjs/core';
+import { ExternalExceptionFilter } from '@nestjs/core/exceptions/external-exception-filter.js';
+import { isObservable, lastValueFrom } from 'rxjs';
 import { ROUTE_ARGS_METADATA } from '../decorators/mcp-metadata.constants.js';
+import { InputRequiredException } from '../mrtr/exceptions/input-required.exception.js';
 import { INPUT_REQUIRED_FILTER } from '../mrtr/input-required.filter.js';
 import { INPUT_REQUIRED_INTERCEPTOR } from '../mrtr/input-required.interceptor.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
@@ -50,8 +53,36 @@ export class McpHandlerFactory {
         invoke: (input, exchange) => this.invokeInContext(contextual, callback, methodName, input, exchange),
       };
     }
+    if (this.nothingBound(instance, method, methodName)) {
+      return { ...handler, invoke: (input, exchange) => callDirectly(instance, method, input, exchange) };
+    }
     const run = this.pipeline(instance, callback, methodName);
     return { ...handler, invoke: (input, exchange) => run(input, exchange) };
+  }
+
+  /**
+   * Whether Nest's pipeline would run nothing but the method and our filter: no guard, interceptor
+   * or exception filter on the method, its class or the application (global, including
+   * `APP_GUARD`-style providers, which Nest has registered by the time handlers are created), and
+   * no parameter decorator (without one, Nest applies no pipe either). Decided when the handler
+   * is created, from what the pipeline itself would read then.
+   */
+  private nothingBound(instance: object, method: object, methodName: string): boolean {
+    const none = (key: string, target: object) => ((Reflect.getMetadata(key, target) ?? []) as unknown[]).length === 0;
+    for (const key of [GUARDS_METADATA, INTERCEPTORS_METADATA, EXCEPTION_FILTERS_METADATA]) {
+      if (!none(key, method) || !none(key, instance.constructor)) return false;
+    }
+    const params: unknown = Reflect.getMetadata(ROUTE_ARGS_METADATA, instance.constructor, methodName);
+    if (params !== undefined && Object.keys(params as object).length > 0) return false;
+    const { config } = this;
+    return (
+      config.getGlobalGuards().length === 0 &&
+      config.getGlobalRequestGuards().length === 0 &&
+      config.getGlobalInterceptors().length === 0 &&
+      config.getGlobalRequestInterceptors().length === 0 &&
+      config.getGlobalFilters().length === 0 &&
+      config.getGlobalRequestFilters().length === 0
+    );
   }
 
   /** Nest's enhancer pipeline around `callback`, for one instance (and, for a contextual one, its context). */
@@ -128,5 +159,29 @@ export class McpHandlerFactory {
       ((Reflect.getMetadata(INTERCEPTORS_METADATA, target) ?? []) as unknown[]).length > 0;
     if (declared(method) || declared(instance.constructor)) return true;
     return this.config.getGlobalInterceptors().length > 0 || this.config.getGlobalRequestInterceptors().length > 0;
+  }
+}
+
+const exceptionsHandler = new ExternalExceptionFilter();
+
+/**
+ * What Nest's pipeline does when nothing is bound (see `nothingBound`), without its layers: the
+ * method with the call's arguments, an Observable result resolved to its last value, and on
+ * failure our filter's pass-through of the input-required signal or else Nest's own external
+ * exception handler (which logs an unexpected error as for any external context, then rethrows).
+ */
+async function callDirectly(
+  instance: object,
+  method: (...args: unknown[]) => unknown,
+  input: unknown,
+  exchange: McpExchange,
+): Promise<unknown> {
+  let result: unknown;
+  try {
+    result = await method.call(instance, input, exchange);
+    return isObservable(result) ? await lastValueFrom(result) : result;
+  } catch (error) {
+    if (error instanceof InputRequiredException) throw error;
+    return exceptionsHandler.catch(error, undefined as never);
   }
 }
