@@ -4,6 +4,7 @@ import {
   ForbiddenException,
   Injectable,
   type INestApplication,
+  type Provider,
   type Type,
   UseGuards,
 } from '@nestjs/common';
@@ -33,7 +34,7 @@ class Plain {
     throw new Error('boom');
   }
   asks(): never {
-    throw new InputRequiredException([]);
+    throw new InputRequiredException({}, []);
   }
 }
 
@@ -47,7 +48,7 @@ class Guarded {
 
 const exchange = {} as McpExchange;
 
-async function appWith(provider: Type<unknown>, extra: object[] = [], globalGuard?: CanActivate) {
+async function appWith(provider: Type<unknown>, extra: Provider[] = [], globalGuard?: CanActivate) {
   const moduleRef = await Test.createTestingModule({ providers: [McpHandlerFactory, provider, ...extra] }).compile();
   const app: INestApplication = moduleRef.createNestApplication({ logger: false });
   if (globalGuard) app.useGlobalGuards(globalGuard);
