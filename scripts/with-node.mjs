@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Runs `node <args>` under another Node major (fetched by scripts/fetch-node.mjs into .tools/),
-// with that Node first on PATH so the processes it starts use it too. Used by `npm run test:node24`:
+// with that Node first on PATH so the processes it starts use it too. Used by `npm run test:lts`
+// (the current LTS line, Node 26):
 //
-//   node scripts/with-node.mjs 24 --experimental-vm-modules node_modules/jest/bin/jest.js --ci
+//   node scripts/with-node.mjs 26 --experimental-vm-modules node_modules/jest/bin/jest.js --ci
 
 import { spawn } from 'node:child_process';
 import { delimiter } from 'node:path';

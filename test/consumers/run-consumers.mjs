@@ -13,7 +13,7 @@
 //    only; type-check the app against the package's declarations (for cjs-nest11 ts-jest does it,
 //    without Jest's cache, which would not see the package change); run its test, which drives an
 //    eliciting tool through `@mocapi/nestjs/testing`. cjs-nest11 runs on the machine's Node (20,
-//    the lowest supported line), Node 22 and Node 24 (the current LTS); esm-nest12 on Node 22 and 24
+//    the lowest supported line), Node 22 and Node 24 (the previous LTS line); esm-nest12 on Node 22 and 24
 //    (NestJS 12's dependencies and Vitest 5 need Node >= 22). Nodes 22 and 24 come from
 //    scripts/fetch-node.mjs, like the conformance runner's.
 //
