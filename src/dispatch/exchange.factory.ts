@@ -14,6 +14,7 @@ import type { ClientCapabilities, Implementation } from '../protocol/wire-types.
 import { isLoggingLevel } from '../protocol/logging-level.js';
 import type { McpInbound } from './mcp-inbound.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
+import { ModernExchange } from './modern-exchange.js';
 
 /**
  * Reads the per-request `_meta` envelope (SEP-2575) into an immutable exchange. Missing protocol
@@ -58,19 +59,17 @@ export function createExchange(
   const clientInfo = meta[META_CLIENT_INFO];
   const logLevel = meta[META_LOG_LEVEL];
   const progressToken = meta[META_PROGRESS_TOKEN];
-  return Object.freeze({
-    id,
-    method,
-    params,
-    protocolVersion,
-    clientCapabilities: clientCapabilities as ClientCapabilities,
-    clientInfo: isJsonObject(clientInfo) ? (clientInfo as Implementation) : undefined,
-    logLevel: isLoggingLevel(logLevel) ? logLevel : undefined,
-    progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
-    transport: inbound.transport,
-    get signal() {
-      return inbound.signal;
+  return new ModernExchange(
+    {
+      id,
+      method,
+      params,
+      protocolVersion,
+      clientCapabilities: clientCapabilities as ClientCapabilities,
+      clientInfo: isJsonObject(clientInfo) ? (clientInfo as Implementation) : undefined,
+      logLevel: isLoggingLevel(logLevel) ? logLevel : undefined,
+      progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
     },
-    notify: inbound.notify,
-  });
+    inbound,
+  );
 }

@@ -127,15 +127,30 @@ export class MrtrEngine {
   }
 }
 
-/** The arguments digest costs a canonicalisation and a hash: only pay it when a token is read or sealed. */
+/**
+ * The arguments digest costs a canonicalisation and a hash: only pay it when a token is read or
+ * sealed. A class, so that the lazy getter lives on a shared prototype (a getter in an object
+ * literal gives every call's binding a hidden class of its own).
+ */
+class LazyBinding implements RequestBinding {
+  readonly method: string;
+  readonly target: string;
+  readonly principal: string | null;
+  readonly #args: unknown;
+  #digest: string | undefined;
+
+  constructor(call: MrtrCall) {
+    this.method = call.method;
+    this.target = call.target;
+    this.principal = call.principal;
+    this.#args = call.arguments;
+  }
+
+  get argsDigest(): string {
+    return (this.#digest ??= argumentsDigest(this.#args));
+  }
+}
+
 function lazyBinding(call: MrtrCall): RequestBinding {
-  let digest: string | undefined;
-  return {
-    method: call.method,
-    target: call.target,
-    principal: call.principal,
-    get argsDigest() {
-      return (digest ??= argumentsDigest(call.arguments));
-    },
-  };
+  return new LazyBinding(call);
 }

@@ -1,17 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { McpDispatcher, failure, parseErrorOutcome } from '../../dispatch/mcp.dispatcher.js';
-import type { McpInbound } from '../../dispatch/mcp-inbound.js';
 import { MCP_OPTIONS } from '../../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../../mcp.options.js';
 import { INTEGRATION_HTTP_AUTHENTICATOR } from '../../mcp.tokens.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { McpHttpChallenge } from '../../protocol/mcp-http-challenge.js';
 import { McpHttpAuthenticator } from './mcp-http-authenticator.js';
-import { verifyParamHeaders, verifyRequestHeaders } from './mcp-headers.js';
 import { OriginPolicy } from './origin-policy.js';
 import { BodyTooLargeError, readBody, RequestAbortedError } from './read-body.js';
-import { disconnectSignal } from './disconnect-signal.js';
+import { HttpInbound } from './http-inbound.js';
 import { LegacyHttpEndpoint } from './legacy-http.endpoint.js';
 import { LegacyRefusal } from '../../legacy/legacy-refusal.js';
 import { classifyEra } from '../../legacy/protocol-era.js';
@@ -136,16 +134,7 @@ export class McpHttpHandler {
           failure(isJsonRpcId(message['id']) ? message['id'] : null, error).response,
         );
       }
-      const inbound: McpInbound = {
-        transport: { kind: 'http', request: req },
-        get signal() {
-          return disconnectSignal(res);
-        },
-        notify: (notification) => writer.notify(notification),
-        verifyHeaders: (method, params, version) => verifyRequestHeaders(headers, method, params, version),
-        verifyToolHeaders: (headerParams, args) => verifyParamHeaders(headers, headerParams, args),
-      };
-      const outcome = await this.dispatcher.dispatch(message, inbound);
+      const outcome = await this.dispatcher.dispatch(message, new HttpInbound(req, res, writer));
       if (outcome) writer.respond(outcome.status, outcome.response, outcome.headers);
       else writer.plain(202, {});
     } catch (error) {

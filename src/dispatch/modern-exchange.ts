@@ -1,0 +1,56 @@
+import type { McpExchange, McpTransportInfo } from '../protocol/mcp-exchange.js';
+import type { JsonRpcId, JsonRpcNotification } from '../protocol/json-rpc.js';
+import type { ClientCapabilities, Implementation, LoggingLevel } from '../protocol/wire-types.js';
+import type { McpInbound } from './mcp-inbound.js';
+
+/** The envelope fields `createExchange` read, in the order the exchange lists them. */
+export interface ExchangeFields {
+  readonly id: JsonRpcId;
+  readonly method: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: Readonly<ClientCapabilities>;
+  readonly clientInfo: Readonly<Implementation> | undefined;
+  readonly logLevel: LoggingLevel | undefined;
+  readonly progressToken: string | number | undefined;
+}
+
+/**
+ * The frozen exchange of one 2026-07-28 request. A class rather than an object literal because of
+ * its lazy `signal` (the transport makes it on first use): a getter written in a literal is a new
+ * accessor per request, which gives every request's exchange a map (hidden class) of its own and
+ * costs V8 far more than the object; on the prototype it is shared.
+ * @internal
+ */
+export class ModernExchange implements McpExchange {
+  readonly id: JsonRpcId;
+  readonly method: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: Readonly<ClientCapabilities>;
+  readonly clientInfo: Readonly<Implementation> | undefined;
+  readonly logLevel: LoggingLevel | undefined;
+  readonly progressToken: string | number | undefined;
+  readonly transport: McpTransportInfo;
+  readonly notify: (notification: JsonRpcNotification) => void;
+  readonly #inbound: McpInbound;
+
+  constructor(fields: ExchangeFields, inbound: McpInbound) {
+    this.id = fields.id;
+    this.method = fields.method;
+    this.params = fields.params;
+    this.protocolVersion = fields.protocolVersion;
+    this.clientCapabilities = fields.clientCapabilities;
+    this.clientInfo = fields.clientInfo;
+    this.logLevel = fields.logLevel;
+    this.progressToken = fields.progressToken;
+    this.transport = inbound.transport;
+    this.notify = inbound.notify;
+    this.#inbound = inbound;
+    Object.freeze(this);
+  }
+
+  get signal(): AbortSignal {
+    return this.#inbound.signal;
+  }
+}
