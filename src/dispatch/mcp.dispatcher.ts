@@ -4,6 +4,7 @@ import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpHttpChallenge } from '../protocol/mcp-http-challenge.js';
 import { isJsonRpcId, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcResponse } from '../protocol/json-rpc.js';
 import { createExchange } from './exchange.factory.js';
+import { TracedInbound } from './traced-inbound.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import type { McpInbound } from './mcp-inbound.js';
 import { MCP_METHOD_GROUPS, type McpMethodGroup, type MethodHandler } from './method-handler.js';
@@ -69,8 +70,8 @@ export class McpDispatcher {
     }
     const { id, method, params } = request;
     const trace = startTrace('modern', inbound.transport, id, method, params);
-    // The trace rides on the inbound (see McpRequestTrace); Object.create keeps the transport's lazy getters lazy.
-    const traced = Object.create(inbound, { trace: { value: trace } }) as McpInbound;
+    // The trace rides on the inbound (see McpRequestTrace); the transport's lazy signal stays lazy.
+    const traced = new TracedInbound(inbound, trace);
     return this.telemetry.observe(
       trace,
       () => this.answer(id, method, params, traced, trace),
