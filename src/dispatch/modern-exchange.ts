@@ -3,17 +3,11 @@ import type { JsonRpcId, JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../protocol/wire-types.js';
 import type { McpInbound } from './mcp-inbound.js';
 
-/** The envelope fields `createExchange` read, in the order the exchange lists them. */
-export interface ExchangeFields {
-  readonly id: JsonRpcId;
-  readonly method: string;
-  readonly params: Readonly<Record<string, unknown>>;
-  readonly protocolVersion: string;
-  readonly clientCapabilities: Readonly<ClientCapabilities>;
-  readonly clientInfo: Readonly<Implementation> | undefined;
-  readonly logLevel: LoggingLevel | undefined;
-  readonly progressToken: string | number | undefined;
-}
+/** The envelope fields `createExchange` read: the exchange's own fields but those of the transport. */
+export type ExchangeFields = Pick<
+  ModernExchange,
+  'id' | 'method' | 'params' | 'protocolVersion' | 'clientCapabilities' | 'clientInfo' | 'logLevel' | 'progressToken'
+>;
 
 /**
  * The frozen exchange of one 2026-07-28 request. A class rather than an object literal because of

@@ -129,13 +129,15 @@ export class ToolsMethods implements McpMethodGroup {
       }
       input = validation.value;
     }
-    const task = { tool, exchange, args, input, session, principal: session.binding.principal };
-    if (mode === 'immediate') return this.stamp.stamp(createTaskResult(await this.tasks.startImmediately(task)));
+    // Built only for task calls: a plain call (the measured path) allocates nothing for tasks.
+    const task =
+      mode === 'sync' ? undefined : { tool, exchange, args, input, session, principal: session.binding.principal };
+    if (mode === 'immediate') return this.stamp.stamp(createTaskResult(await this.tasks.startImmediately(task!)));
     const timeoutMs = tool.timeoutMs ?? this.options.toolTimeoutMs;
     return this.once.run(session, tool.exactlyOnce, async () => {
       try {
         if (mode === 'handler') {
-          const first = await this.tasks.runUntilStarted(task);
+          const first = await this.tasks.runUntilStarted(task!);
           if ('task' in first) return this.stamp.stamp(createTaskResult(first.task));
           return this.finished(first.outcome);
         }
