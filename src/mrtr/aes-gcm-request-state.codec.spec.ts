@@ -154,6 +154,23 @@ describe('AesGcmRequestStateCodec', () => {
       }
     });
 
+    it('accepts only the one spelling of its bytes, whatever the length of the token', () => {
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      // Tokens of every length modulo 4 that base64url produces (0, 2 and 3 characters left over).
+      const tokens = ['x', 'xy', 'xyz'].map((target) => c.seal(payload({ target })));
+      expect(new Set(tokens.map((t) => t.length % 4)).size).toBe(3);
+      for (const genuine of tokens) {
+        expect(c.open(genuine).target).toMatch(/^x/);
+        for (const char of alphabet) {
+          const respelled = genuine.slice(0, -1) + char;
+          if (respelled === genuine) continue;
+          // A spelling that does not encode back to itself is malformed; other bytes fail the tag.
+          const canonical = Buffer.from(respelled, 'base64url').toString('base64url') === respelled;
+          expect(reasonOf(() => c.open(respelled))).toBe(canonical ? 'authentication_failed' : 'malformed');
+        }
+      }
+    });
+
     it('rejects a token sealed under a key it does not hold', () => {
       expect(reasonOf(() => c.open(codec({ secrets: [SECRET_B] }).seal(payload())))).toBe('unknown_key');
     });

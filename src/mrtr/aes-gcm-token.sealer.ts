@@ -100,13 +100,11 @@ export class AesGcmTokenSealer {
   open(token: string, purpose: string, maxChars: number): Buffer {
     if (typeof token !== 'string') throw new SealedTokenError('malformed');
     if (token.length > maxChars) throw new SealedTokenError('oversized');
-    if (!BASE64URL.test(token)) throw new SealedTokenError('malformed');
-    const bytes = Buffer.from(token, 'base64url');
     // Base64url has several spellings of the same bytes (unused trailing bits); accept only ours, so
     // that any change to the token string is a rejected token.
-    if (bytes.length < HEADER_BYTES + NONCE_BYTES + TAG_BYTES || bytes.toString('base64url') !== token) {
-      throw new SealedTokenError('malformed');
-    }
+    if (!BASE64URL.test(token) || !canonicalBase64urlEnd(token)) throw new SealedTokenError('malformed');
+    const bytes = Buffer.from(token, 'base64url');
+    if (bytes.length < HEADER_BYTES + NONCE_BYTES + TAG_BYTES) throw new SealedTokenError('malformed');
     if (bytes[0] !== FORMAT_VERSION) throw new SealedTokenError('unsupported_version');
     const key = this.opening.get(bytes.readUInt32BE(1));
     if (key === undefined) throw new SealedTokenError('unknown_key');
@@ -135,6 +133,22 @@ export class AesGcmTokenSealer {
     }
     return Buffer.concat([header, suffix]);
   }
+}
+
+const BASE64URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * Whether an unpadded base64url text (of alphabet characters only) is the one spelling its bytes
+ * encode to: its length is not 1 more than a multiple of 4, and the bits of its last character that
+ * carry no data are zero (4 of them after 2 characters of a group, 2 after 3). Equivalent to
+ * decoding and encoding again, without the second pass.
+ */
+function canonicalBase64urlEnd(text: string): boolean {
+  const rest = text.length % 4;
+  if (rest === 0) return true;
+  if (rest === 1) return false;
+  const last = BASE64URL_ALPHABET.indexOf(text[text.length - 1]!);
+  return (last & (rest === 2 ? 0b1111 : 0b11)) === 0;
 }
 
 /*

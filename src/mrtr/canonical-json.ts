@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * Serialises a JSON value the RFC 8785 (JCS) way: object keys sorted by UTF-16 code units,
@@ -18,7 +18,8 @@ export function canonicalJson(value: unknown): string {
 
 /** SHA-256 of the UTF-8 text, base64url without padding (43 characters). */
 export function sha256Base64url(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('base64url');
+  // The one-shot form: half the cost of createHash().update().digest() for inputs this small.
+  return hash('sha256', text, 'base64url');
 }
 
 // Built by string concatenation (V8 ropes), which allocates far less than collecting parts in an

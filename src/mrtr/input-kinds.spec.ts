@@ -1,5 +1,5 @@
 import type { InputRequest } from '../protocol/wire-types.js';
-import { inputKind, normalizeInputRequest, readInputResponse } from './input-kinds.js';
+import { copyInputResponse, inputKind, normalizeInputRequest, readInputResponse } from './input-kinds.js';
 
 const formRequest: InputRequest = {
   method: 'elicitation/create',
@@ -82,5 +82,30 @@ describe('input kinds', () => {
     ).toEqual({
       reason: 'larger than 16384 characters of JSON (mrtr.maxAnswerBytes)',
     });
+  });
+
+  it('copies answers so that changing a copy changes nothing the ledger holds', () => {
+    const answers = [
+      { action: 'accept', content: { name: 'Ada', age: 36, vip: true, tags: ['a', 'b'] } },
+      { action: 'decline' },
+      { action: 'accept', content: { nested: { deep: ['x'] } } },
+      { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm' },
+      { roots: [{ uri: 'file:///a' }] },
+    ] as unknown as Parameters<typeof copyInputResponse>[0][];
+    for (const answer of answers) {
+      const before = structuredClone(answer);
+      const copy = copyInputResponse(answer) as unknown as Record<string, unknown>;
+      expect(copy).toEqual(answer);
+      const content = copy['content'] as Record<string, unknown> | undefined;
+      if (content !== undefined) {
+        for (const value of Object.values(content)) {
+          if (Array.isArray(value)) value.push('changed');
+          else if (typeof value === 'object' && value !== null) (value as Record<string, unknown>)['changed'] = 1;
+        }
+        content['added'] = 'changed';
+      }
+      copy['action'] = 'cancel';
+      expect(answer).toEqual(before);
+    }
   });
 });

@@ -7,7 +7,6 @@ import type {
   InputRequiredResult,
   InputResponse,
 } from '../protocol/wire-types.js';
-import { canonicalJson, sha256Base64url } from './canonical-json.js';
 import {
   mergeCapabilities,
   missingCapabilities,
@@ -17,7 +16,14 @@ import {
 } from './client-capability.gate.js';
 import { ElicitationLedgerMismatchException } from './exceptions/elicitation-ledger-mismatch.exception.js';
 import { InputRequiredException } from './exceptions/input-required.exception.js';
-import { inputKind, isRefusedAnswer, normalizeInputRequest, readInputResponse } from './input-kinds.js';
+import {
+  copyInputResponse,
+  inputKind,
+  isRefusedAnswer,
+  normalizeInputRequest,
+  readInputResponse,
+} from './input-kinds.js';
+import { questionFingerprint } from './question-fingerprint.js';
 import {
   defaultSlotKey,
   type LedgerSlot,
@@ -160,7 +166,7 @@ export class ReplaySession {
       }
       this.keysThisRun.add(key);
 
-      const fingerprint = sha256Base64url(canonicalJson(request));
+      const fingerprint = questionFingerprint(request);
       let slot = this.ledger[ordinal - 1];
       if (slot === undefined) {
         slot = { key, kind, fingerprint };
@@ -178,7 +184,8 @@ export class ReplaySession {
       else answers.push(slot.answer);
     }
 
-    if (missing.length === 0) return answers.map((answer) => structuredClone(answer));
+    // A copy, so that a handler changing its answer does not change what later rounds replay.
+    if (missing.length === 0) return answers.map(copyInputResponse);
 
     const required = missing
       .map(({ request }) => missingCapabilities(request, this.capabilities))
@@ -276,7 +283,7 @@ export class ReplaySession {
       this.refused.set(slot.key, answer.reason);
       return;
     }
-    if (validate !== undefined && !validate(structuredClone(answer))) {
+    if (validate !== undefined && !validate(copyInputResponse(answer))) {
       this.refused.set(slot.key, 'refused by the handler');
       return;
     }

@@ -197,7 +197,7 @@ export class RequestedSchemaBuilder<T = {}> {
   build(): RequestedSchema {
     const schema: RequestedSchema = {
       type: 'object',
-      properties: Object.fromEntries(structuredClone([...this.fields])),
+      properties: Object.fromEntries([...this.fields].map(([name, definition]) => [name, copyJson(definition)])),
     };
     if (this.requiredNames.length > 0) schema.required = [...this.requiredNames];
     return schema;
@@ -224,11 +224,26 @@ export class RequestedSchemaBuilder<T = {}> {
   private add<R>(name: string, options: FieldOptions, definition: Record<string, unknown>): R {
     if (typeof name !== 'string' || name === '') throw new Error('A requested field needs a non-empty name');
     if (this.fields.has(name)) throw new Error(`Field "${name}" is defined twice`);
-    for (const key of Object.keys(definition)) if (definition[key] === undefined) delete definition[key];
-    this.fields.set(name, definition as PrimitiveSchemaDefinition);
+    // Copied without the undefined members rather than deleting them: `delete` would turn the
+    // definition into a slow dictionary object, which every later copy and serialisation pays for.
+    const defined: Record<string, unknown> = {};
+    for (const key of Object.keys(definition)) if (definition[key] !== undefined) defined[key] = definition[key];
+    this.fields.set(name, defined as PrimitiveSchemaDefinition);
     if (options.optional !== true) this.requiredNames.push(name);
     return this as unknown as R;
   }
+}
+
+/**
+ * A copy of a field definition (plain objects, arrays and primitives only, as the builder makes
+ * them): far cheaper than `structuredClone`, and this runs every time a handler asks its question.
+ */
+function copyJson<V>(value: V): V {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyJson) as V;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = copyJson((value as Record<string, unknown>)[key]);
+  return out as V;
 }
 
 const STRING_FORMATS = new Set<string>(['email', 'uri', 'date', 'date-time']);
