@@ -85,7 +85,8 @@ export class ReplaySession {
   /** How many ledger slots came with the requestState: only those may take new answers on a retry. */
   private stateSlots: number;
   private readonly hasState: boolean;
-  private readonly responses: ReadonlyMap<string, Record<string, unknown>>;
+  /** The retry's `inputResponses` (a plain object, checked by `parseInputResponses`). */
+  private readonly responses: Readonly<Record<string, Record<string, unknown>>>;
   private readonly usedKeys = new Set<string>();
   private readonly keysThisRun = new Set<string>();
   private readonly capabilities: ClientCapabilities;
@@ -110,7 +111,7 @@ export class ReplaySession {
     this.hasState = init.state !== undefined;
     this.ledger = (init.state?.ledger ?? []).map((slot) => ({ ...slot }));
     this.stateSlots = this.ledger.length;
-    this.responses = new Map(Object.entries(init.inputResponses ?? {}));
+    this.responses = init.inputResponses ?? {};
     this.capabilities = init.clientCapabilities ?? {};
     this.now = init.now;
     this.startedAt = init.state?.startedAt ?? init.now;
@@ -226,7 +227,7 @@ export class ReplaySession {
 
   /** Keys of inputResponses the handler never used (for diagnostics). */
   unusedResponseKeys(): string[] {
-    return [...this.responses.keys()].filter((key) => !this.usedKeys.has(key));
+    return Object.keys(this.responses).filter((key) => !this.usedKeys.has(key));
   }
 
   /**
@@ -276,8 +277,8 @@ export class ReplaySession {
   }
 
   private merge(slot: LedgerSlot, request: InputRequest, validate: PendingInput['validate']): void {
-    const raw = this.responses.get(slot.key);
-    if (raw === undefined) return;
+    if (!Object.hasOwn(this.responses, slot.key)) return;
+    const raw = this.responses[slot.key]!;
     const answer = readInputResponse(request, raw, this.maxAnswerChars);
     if (isRefusedAnswer(answer)) {
       this.refused.set(slot.key, answer.reason);

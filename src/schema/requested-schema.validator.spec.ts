@@ -109,4 +109,14 @@ describe('sanitizeElicitContent', () => {
     expect(out['tags']).toEqual(['x']);
     expect(out['tags']).not.toBe(tags);
   });
+
+  it('keeps a field named __proto__ as a field, never as the prototype', () => {
+    const odd = new RequestedSchemaBuilder().string('__proto__').string('name').build();
+    const out = sanitizeElicitContent(odd, JSON.parse('{"__proto__":"x","name":"Ada"}'))!;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(Object.keys(out)).toEqual(['__proto__', 'name']);
+    expect(Object.getOwnPropertyDescriptor(out, '__proto__')?.value).toBe('x');
+    expect(sanitizeElicitContent(odd, { name: 'Ada' })).toBeUndefined();
+  });
 });
+

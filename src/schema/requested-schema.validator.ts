@@ -21,21 +21,23 @@ export function sanitizeElicitContent(
 ): Record<string, ElicitContentValue> | undefined {
   if (typeof content !== 'object' || content === null || Array.isArray(content)) return undefined;
   const input = content as Record<string, unknown>;
-  const required = new Set(schema.required ?? []);
+  const required = schema.required ?? [];
+  const properties = schema.properties;
   const out: Record<string, ElicitContentValue> = {};
-  for (const [name, definition] of Object.entries(schema.properties)) {
+  for (const name of Object.keys(properties)) {
     const value = Object.hasOwn(input, name) ? input[name] : undefined;
     if (value === undefined || value === null) {
-      if (required.has(name)) return undefined;
+      if (required.includes(name)) return undefined;
       continue;
     }
-    if (!fits(definition, value)) return undefined;
-    Object.defineProperty(out, name, {
-      value: Array.isArray(value) ? [...value] : value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    if (!fits(properties[name]!, value)) return undefined;
+    const kept = (Array.isArray(value) ? [...value] : value) as ElicitContentValue;
+    // A field may be called "__proto__": define it rather than assign (which would set the prototype).
+    if (name === '__proto__') {
+      Object.defineProperty(out, name, { value: kept, enumerable: true, writable: true, configurable: true });
+    } else {
+      out[name] = kept;
+    }
   }
   return out;
 }
