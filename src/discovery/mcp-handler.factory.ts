@@ -8,6 +8,7 @@ import { InputRequiredException } from '../mrtr/exceptions/input-required.except
 import { INPUT_REQUIRED_FILTER } from '../mrtr/input-required.filter.js';
 import { INPUT_REQUIRED_INTERCEPTOR } from '../mrtr/input-required.interceptor.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
+import { isPromiseLike, type MaybePromise } from '../protocol/maybe-promise.js';
 import type { McpHandler } from './mcp-handler.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import type { McpRequestContext } from './mcp-request-context.js';
@@ -170,18 +171,28 @@ const exceptionsHandler = new ExternalExceptionFilter();
  * failure our filter's pass-through of the input-required signal or else Nest's own external
  * exception handler (which logs an unexpected error as for any external context, then rethrows).
  */
-async function callDirectly(
+function callDirectly(
   instance: object,
   method: (...args: unknown[]) => unknown,
   input: unknown,
   exchange: McpExchange,
-): Promise<unknown> {
+): MaybePromise<unknown> {
   let result: unknown;
   try {
-    result = await method.call(instance, input, exchange);
-    return isObservable(result) ? await lastValueFrom(result) : result;
+    result = method.call(instance, input, exchange);
   } catch (error) {
-    if (error instanceof InputRequiredException) throw error;
-    return exceptionsHandler.catch(error, undefined as never);
+    return handlerFailed(error);
   }
+  // A synchronous method's value is used as it is: no promise is made for it.
+  if (isPromiseLike(result)) return Promise.resolve(result).then(lastValueOf).catch(handlerFailed);
+  return isObservable(result) ? lastValueFrom(result).catch(handlerFailed) : result;
+}
+
+function lastValueOf(value: unknown): unknown {
+  return isObservable(value) ? lastValueFrom(value) : value;
+}
+
+function handlerFailed(error: unknown): unknown {
+  if (error instanceof InputRequiredException) throw error;
+  return exceptionsHandler.catch(error, undefined as never);
 }

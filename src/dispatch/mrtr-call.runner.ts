@@ -3,6 +3,7 @@ import { McpPrincipalSource } from '../mrtr/mcp-principal.source.js';
 import { type McpCallOutcome, MrtrEngine } from '../mrtr/mrtr.engine.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
+import { isPromiseLike, type MaybePromise } from '../protocol/maybe-promise.js';
 import type { McpRequestTrace } from '../telemetry/mcp-request-trace.js';
 
 /**
@@ -46,12 +47,12 @@ export class MrtrCallRunner {
    * the application intercepted the signal on its way out (that is logged, since the code that
    * caught it ran).
    */
-  async invoke(
-    session: ReplaySession,
-    exchange: McpExchange,
-    handler: () => Promise<unknown>,
-  ): Promise<McpCallOutcome> {
-    const outcome = await this.mrtr.run(session, exchange, handler);
+  invoke(session: ReplaySession, exchange: McpExchange, handler: () => unknown): MaybePromise<McpCallOutcome> {
+    const outcome = this.mrtr.run(session, exchange, handler);
+    return isPromiseLike(outcome) ? outcome.then((o) => this.noted(o, exchange)) : this.noted(outcome, exchange);
+  }
+
+  private noted(outcome: McpCallOutcome, exchange: McpExchange): McpCallOutcome {
     if (outcome.kind === 'input_required' && outcome.intercepted) {
       this.logger.warn(
         `${exchange.method} ${String(exchange.params['name'] ?? exchange.params['uri'])}: the input request was intercepted on its way out ` +

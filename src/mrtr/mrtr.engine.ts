@@ -12,6 +12,7 @@ import { parseInputResponses, ReplaySession } from './replay-session.js';
 import { type McpCallScope, mcpCallScope } from './mcp-call.scope.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { META_REFUSED_INPUT_RESPONSES } from '../protocol/meta-keys.js';
+import { isPromiseLike, type MaybePromise } from '../protocol/maybe-promise.js';
 
 /**
  * How a call's handler ended: with its value, or with a sealed input-required round.
@@ -94,18 +95,27 @@ export class MrtrEngine {
    * interceptor that wrapped the result, a filter or a catch block that swallowed it): once a
    * question was asked, the answer to the client is that question.
    */
-  async run(session: ReplaySession, exchange: McpExchange, fn: () => Promise<unknown>): Promise<McpCallOutcome> {
+  run(session: ReplaySession, exchange: McpExchange, fn: () => unknown): MaybePromise<McpCallOutcome> {
     const scope: McpCallScope = { exchange, session, seal: (signal) => this.seal(session, signal) };
     let value: unknown;
-    let signalled = false;
     try {
-      value = await mcpCallScope.run(scope, fn);
+      value = mcpCallScope.run(scope, fn);
     } catch (error) {
-      signalled = isInputRequired(error);
-      if (!signalled && !session.lastInputRequired) throw error;
-    } finally {
-      session.close();
+      return this.settle(session, undefined, true, error);
     }
+    // A synchronous handler's outcome is returned as it is, without a promise.
+    if (!isPromiseLike(value)) return this.settle(session, value, false);
+    return Promise.resolve(value).then(
+      (resolved) => this.settle(session, resolved, false),
+      (error: unknown) => this.settle(session, undefined, true, error),
+    );
+  }
+
+  /** The outcome of a handler that returned `value` or (`failed`) threw `error`. */
+  private settle(session: ReplaySession, value: unknown, failed: boolean, error?: unknown): McpCallOutcome {
+    session.close();
+    const signalled = failed && isInputRequired(error);
+    if (failed && !signalled && !session.lastInputRequired) throw error;
     const signal = session.lastInputRequired;
     if (!signal) return { kind: 'complete', value };
     const round = this.seal(session, signal);

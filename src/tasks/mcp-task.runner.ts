@@ -243,7 +243,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
     return controller;
   }
 
-  private invoke(
+  private async invoke(
     tool: RegisteredTool,
     input: unknown,
     session: ReplaySession,

@@ -16,6 +16,7 @@ import { ExactlyOnceCompletion } from '../exactly-once.completion.js';
 import { toCallToolResult, toolErrorResult } from '../tool-result.normalizer.js';
 import type { McpCallOutcome } from '../../mrtr/mrtr.engine.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
+import type { MaybePromise } from '../../protocol/maybe-promise.js';
 import { McpTaskRunner } from '../../tasks/mcp-task.runner.js';
 import { createTaskResult } from '../../tasks/mcp-task.record.js';
 
@@ -61,7 +62,7 @@ export class ToolsMethods implements McpMethodGroup {
   private async invokeWithin(
     ms: number,
     exchange: McpExchange,
-    run: (exchange: McpExchange) => Promise<McpCallOutcome>,
+    run: (exchange: McpExchange) => MaybePromise<McpCallOutcome>,
   ): Promise<McpCallOutcome | typeof TIMED_OUT> {
     const deadline = new AbortController();
     const timed: McpExchange = Object.freeze({
