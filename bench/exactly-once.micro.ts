@@ -21,7 +21,7 @@ const RESULT = { resultType: 'complete', content: [{ type: 'text', text: '5' }] 
 const round = async () => RESULT;
 
 /** Runs `op` for about `ms` milliseconds, `batch` at a time; returns microseconds per call. */
-async function timeAsync(ms: number, op: (i: number) => Promise<unknown>): Promise<number> {
+async function timeAsync(ms: number, op: (i: number) => unknown): Promise<number> {
   const start = process.hrtime.bigint();
   const deadline = start + BigInt(ms * 1e6);
   let calls = 0;

@@ -3,6 +3,7 @@ import { MCP_OPTIONS } from '../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { McpFlowStore } from '../mrtr/mcp-flow.store.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
+import type { MaybePromise } from '../protocol/maybe-promise.js';
 
 /** A flow's lifetime when `mrtr.maxFlowMs` is not set (the codec's default). */
 const DEFAULT_MAX_FLOW_MS = 3_600_000;
@@ -26,13 +27,23 @@ export class ExactlyOnceCompletion {
     this.byDefault = options.mrtr.exactlyOnce ?? false;
   }
 
-  /** `enabled`: the tool's own setting; undefined falls back to `mrtr.exactlyOnce`. */
-  async run(
+  /**
+   * `enabled`: the tool's own setting; undefined falls back to `mrtr.exactlyOnce`. Without the gate
+   * (or on a first round) the round runs as it is, synchronously when it is.
+   */
+  run(
     session: ReplaySession,
     enabled: boolean | undefined,
-    round: () => Promise<Record<string, unknown>>,
-  ): Promise<Record<string, unknown>> {
+    round: () => MaybePromise<Record<string, unknown>>,
+  ): MaybePromise<Record<string, unknown>> {
     if (!(enabled ?? this.byDefault) || !session.isRetry) return round();
+    return this.runOnce(session, round);
+  }
+
+  private async runOnce(
+    session: ReplaySession,
+    round: () => MaybePromise<Record<string, unknown>>,
+  ): Promise<Record<string, unknown>> {
     const { flowId } = session;
     const expiresAt = session.startedAt + this.maxFlowMs;
     const claim = await this.store.claim(flowId, expiresAt);

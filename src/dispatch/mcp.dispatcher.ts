@@ -11,6 +11,7 @@ import { MCP_METHOD_GROUPS, type McpMethodGroup, type MethodHandler } from './me
 import { DiscoverMethods } from './methods/discover.methods.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
 import { jsonBoundsProblem } from '../protocol/json-bounds.js';
+import { isPromiseLike, type MaybePromise } from '../protocol/maybe-promise.js';
 import { MCP_OPTIONS } from '../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { type McpRefusal, McpTelemetry } from '../telemetry/mcp-telemetry.js';
@@ -49,8 +50,11 @@ export class McpDispatcher {
     }
   }
 
-  /** Resolves to undefined for a notification, which gets no response. */
-  async dispatch(message: unknown, inbound: McpInbound): Promise<DispatchOutcome | undefined> {
+  /**
+   * Undefined for a notification, which gets no response. The outcome comes back without a promise
+   * when the whole call was synchronous (a synchronous handler and no observer that wraps requests).
+   */
+  dispatch(message: unknown, inbound: McpInbound): MaybePromise<DispatchOutcome | undefined> {
     if (Array.isArray(message)) {
       return this.refuse(inbound, failure(null, McpError.invalidRequest('Batch requests are not supported')));
     }
@@ -79,25 +83,30 @@ export class McpDispatcher {
     );
   }
 
-  private async answer(
+  private answer(
     id: JsonRpcId,
     method: string,
     params: Record<string, unknown>,
     inbound: McpInbound,
     trace: McpRequestTrace,
-  ): Promise<DispatchOutcome> {
+  ): MaybePromise<DispatchOutcome> {
     const problem = jsonBoundsProblem(params, this.options.maxJsonDepth);
     if (problem) return failure(id, McpError.invalidParams(`params ${problem}`, undefined, 400));
+    let result: MaybePromise<Record<string, unknown>>;
     try {
       const exchange = this.hasMethod(method) ? createExchange(id, method, params, inbound) : undefined;
       if (!exchange) throw McpError.methodNotFound(method);
       trace.exchange = exchange;
       trace.protocolVersion = exchange.protocolVersion;
-      const result = await this.call(exchange, inbound);
-      return { status: 200, response: { jsonrpc: '2.0', id, result } };
+      result = this.call(exchange, inbound);
     } catch (error) {
       return this.toFailure(id, method, error);
     }
+    if (!isPromiseLike(result)) return succeeded(id, result);
+    return Promise.resolve(result).then(
+      (settled) => succeeded(id, settled),
+      (error: unknown) => this.toFailure(id, method, error),
+    );
   }
 
   /**
@@ -130,7 +139,7 @@ export class McpDispatcher {
    * Runs the method of an exchange that is already established (the 2025-era leg builds its own from
    * the session); resolves to the result or throws McpError.
    */
-  async call(exchange: McpExchange, inbound: McpInbound): Promise<Record<string, unknown>> {
+  call(exchange: McpExchange, inbound: McpInbound): MaybePromise<Record<string, unknown>> {
     const entry = this.methods.get(exchange.method);
     if (!entry || !entry.group.enabled()) throw McpError.methodNotFound(exchange.method);
     return entry.handler(exchange, inbound);
@@ -167,6 +176,10 @@ export function readRequest(message: Record<string, unknown>): JsonRpcRequestPar
 }
 
 /** Builds the error response; only McpError's own code, message and data ever reach the wire. */
+function succeeded(id: JsonRpcId, result: Record<string, unknown>): DispatchOutcome {
+  return { status: 200, response: { jsonrpc: '2.0', id, result } };
+}
+
 export function failure(id: JsonRpcId | null, error: McpError): DispatchOutcome {
   const body: JsonRpcErrorObject = { code: error.code, message: error.message };
   if (error.data !== undefined) body.data = error.data;

@@ -119,4 +119,3 @@ describe('sanitizeElicitContent', () => {
     expect(sanitizeElicitContent(odd, { name: 'Ada' })).toBeUndefined();
   });
 });
-

@@ -11,6 +11,7 @@ import { LoggerAuditSink, McpAuditSink } from './mcp-audit.sink.js';
 import { MCP_OBSERVER_METADATA } from './mcp-observer.decorator.js';
 import type { McpRequestObserver } from './mcp-request-observer.js';
 import type { McpSessionEnd } from './mcp-session-end.js';
+import { isPromiseLike, type MaybePromise } from '../protocol/maybe-promise.js';
 import {
   flowIdOf,
   INTERNAL_OUTCOME,
@@ -88,17 +89,50 @@ export class McpTelemetry implements OnModuleInit {
 
   /**
    * Answers the request with `run` under the observers; `settle` reads the outcome off the answer.
-   * Resolves to what `run` resolves to.
+   * Gives what `run` gives: with no observer that wraps requests, a synchronous `run` is answered
+   * synchronously, without a promise.
    */
-  async observe<T>(trace: McpRequestTrace, run: () => Promise<T>, settle: (value: T) => McpRequestOutcome): Promise<T> {
+  observe<T>(
+    trace: McpRequestTrace,
+    run: () => MaybePromise<T>,
+    settle: (value: T) => McpRequestOutcome,
+  ): MaybePromise<T> {
+    if (this.around === DIRECT) return this.observeDirectly(trace, run, settle);
+    return this.observeAround(trace, run, settle);
+  }
+
+  private observeDirectly<T>(
+    trace: McpRequestTrace,
+    run: () => MaybePromise<T>,
+    settle: (value: T) => McpRequestOutcome,
+  ): MaybePromise<T> {
+    let value: MaybePromise<T>;
+    try {
+      value = run();
+    } catch (error) {
+      throw this.escaped(trace, error);
+    }
+    if (!isPromiseLike(value)) return this.answered(trace, value, settle);
+    return Promise.resolve(value).then(
+      (resolved) => this.answered(trace, resolved, settle),
+      (error: unknown) => {
+        throw this.escaped(trace, error);
+      },
+    );
+  }
+
+  private async observeAround<T>(
+    trace: McpRequestTrace,
+    run: () => MaybePromise<T>,
+    settle: (value: T) => McpRequestOutcome,
+  ): Promise<T> {
     const inner = async (): Promise<T> => {
       try {
         const value = await run();
         trace.outcome = settle(value);
         return value;
       } catch (error) {
-        trace.outcome = INTERNAL_OUTCOME;
-        if (typeof error === 'object' && error !== null) (error as Record<symbol, unknown>)[OBSERVED] = true;
+        this.markEscaped(trace, error);
         throw error;
       }
     };
@@ -107,6 +141,29 @@ export class McpTelemetry implements OnModuleInit {
     } finally {
       this.finish(trace);
     }
+  }
+
+  /** A request answered with `value`: its outcome recorded, the observers told. */
+  private answered<T>(trace: McpRequestTrace, value: T, settle: (value: T) => McpRequestOutcome): T {
+    try {
+      trace.outcome = settle(value);
+    } catch (error) {
+      throw this.escaped(trace, error);
+    }
+    this.finish(trace);
+    return value;
+  }
+
+  /** An error escaped the request: recorded as an internal error, the observers told; returns it. */
+  private escaped(trace: McpRequestTrace, error: unknown): unknown {
+    this.markEscaped(trace, error);
+    this.finish(trace);
+    return error;
+  }
+
+  private markEscaped(trace: McpRequestTrace, error: unknown): void {
+    trace.outcome = INTERNAL_OUTCOME;
+    if (typeof error === 'object' && error !== null) (error as Record<symbol, unknown>)[OBSERVED] = true;
   }
 
   /**
@@ -130,11 +187,12 @@ export class McpTelemetry implements OnModuleInit {
 
   /** Records a request answered synchronously (2025-era `initialize`). */
   recordSettled(trace: McpRequestTrace, outcome: McpRequestOutcome): void {
-    void this.observe(
+    const observed = this.observe(
       trace,
-      () => Promise.resolve(outcome),
+      () => outcome,
       (settled) => settled,
-    ).catch(() => undefined);
+    );
+    if (isPromiseLike(observed)) Promise.resolve(observed).catch(() => undefined);
   }
 
   /** A 2025-era input request was pushed to the client. */

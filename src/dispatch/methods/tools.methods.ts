@@ -15,9 +15,10 @@ import { ResultStamp } from '../result-stamp.js';
 import { ExactlyOnceCompletion } from '../exactly-once.completion.js';
 import { toCallToolResult, toolErrorResult } from '../tool-result.normalizer.js';
 import type { McpCallOutcome } from '../../mrtr/mrtr.engine.js';
+import type { ReplaySession } from '../../mrtr/replay-session.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
-import type { MaybePromise } from '../../protocol/maybe-promise.js';
-import { McpTaskRunner } from '../../tasks/mcp-task.runner.js';
+import { isPromiseLike, type MaybePromise } from '../../protocol/maybe-promise.js';
+import { McpTaskRunner, type TaskCall } from '../../tasks/mcp-task.runner.js';
 import { createTaskResult } from '../../tasks/mcp-task.record.js';
 
 /** What a call that outlived its timeout resolves to. */
@@ -107,7 +108,8 @@ export class ToolsMethods implements McpMethodGroup {
       : this.stamp.complete(toCallToolResult(outcome.value));
   }
 
-  private async callTool(exchange: McpExchange, inbound: McpInbound): Promise<Record<string, unknown>> {
+  /** Synchronous from end to end when the tool's handler is (no promise is made on that path). */
+  private callTool(exchange: McpExchange, inbound: McpInbound): MaybePromise<Record<string, unknown>> {
     const { params } = exchange;
     const name = params['name'];
     if (typeof name !== 'string') throw McpError.invalidParams('params.name must be a string');
@@ -130,33 +132,83 @@ export class ToolsMethods implements McpMethodGroup {
       }
       input = validation.value;
     }
-    // Built only for task calls: a plain call (the measured path) allocates nothing for tasks.
-    const task =
-      mode === 'sync' ? undefined : { tool, exchange, args, input, session, principal: session.binding.principal };
-    if (mode === 'immediate') return this.stamp.stamp(createTaskResult(await this.tasks.startImmediately(task!)));
+    if (mode !== 'sync') {
+      const task = { tool, exchange, args, input, session, principal: session.binding.principal };
+      if (mode === 'immediate') return this.startTask(task);
+      return this.once.run(session, tool.exactlyOnce, () => this.runTaskHandler(task));
+    }
+    return this.once.run(session, tool.exactlyOnce, () => this.runTool(tool, input, session, exchange));
+  }
+
+  private async startTask(task: TaskCall): Promise<Record<string, unknown>> {
+    return this.stamp.stamp(createTaskResult(await this.tasks.startImmediately(task)));
+  }
+
+  /** A task whose handler asks its questions before the task starts (`taskCreation: 'handler'`). */
+  private async runTaskHandler(task: TaskCall): Promise<Record<string, unknown>> {
+    try {
+      const first = await this.tasks.runUntilStarted(task);
+      if ('task' in first) return this.stamp.stamp(createTaskResult(first.task));
+      return this.finished(first.outcome);
+    } catch (error) {
+      return this.toolFailed(error);
+    }
+  }
+
+  private runTool(
+    tool: RegisteredTool,
+    input: unknown,
+    session: ReplaySession,
+    exchange: McpExchange,
+  ): MaybePromise<Record<string, unknown>> {
     const timeoutMs = tool.timeoutMs ?? this.options.toolTimeoutMs;
-    return this.once.run(session, tool.exactlyOnce, async () => {
-      try {
-        if (mode === 'handler') {
-          const first = await this.tasks.runUntilStarted(task!);
-          if ('task' in first) return this.stamp.stamp(createTaskResult(first.task));
-          return this.finished(first.outcome);
-        }
-        const outcome = timeoutMs
-          ? await this.invokeWithin(timeoutMs, exchange, (ex) =>
-              this.calls.invoke(session, ex, () => tool.handler.invoke(input, ex)),
-            )
-          : await this.calls.invoke(session, exchange, () => tool.handler.invoke(input, exchange));
-        if (outcome === TIMED_OUT)
-          return this.stamp.complete(
-            toolErrorResult(`The tool ${name} did not finish within ${timeoutMs} ms and was stopped.`),
-          );
-        return this.finished(outcome);
-      } catch (error) {
-        if (error instanceof McpError) throw error;
-        const message = error instanceof Error ? error.message : String(error);
-        return this.stamp.complete(toolErrorResult(message || 'Tool failed'));
-      }
-    });
+    if (timeoutMs) return this.runToolWithin(timeoutMs, tool, input, session, exchange);
+    let outcome: MaybePromise<McpCallOutcome>;
+    try {
+      outcome = this.calls.invoke(session, exchange, () => tool.handler.invoke(input, exchange));
+    } catch (error) {
+      return this.toolFailed(error);
+    }
+    if (!isPromiseLike(outcome)) return this.answered(outcome);
+    return Promise.resolve(outcome).then(
+      (settled) => this.answered(settled),
+      (error: unknown) => this.toolFailed(error),
+    );
+  }
+
+  private answered(outcome: McpCallOutcome): Record<string, unknown> {
+    try {
+      return this.finished(outcome);
+    } catch (error) {
+      return this.toolFailed(error);
+    }
+  }
+
+  private async runToolWithin(
+    timeoutMs: number,
+    tool: RegisteredTool,
+    input: unknown,
+    session: ReplaySession,
+    exchange: McpExchange,
+  ): Promise<Record<string, unknown>> {
+    try {
+      const outcome = await this.invokeWithin(timeoutMs, exchange, (ex) =>
+        this.calls.invoke(session, ex, () => tool.handler.invoke(input, ex)),
+      );
+      if (outcome === TIMED_OUT)
+        return this.stamp.complete(
+          toolErrorResult(`The tool ${tool.name} did not finish within ${timeoutMs} ms and was stopped.`),
+        );
+      return this.finished(outcome);
+    } catch (error) {
+      return this.toolFailed(error);
+    }
+  }
+
+  /** A protocol error is answered as one; anything else the tool threw is its error result. */
+  private toolFailed(error: unknown): Record<string, unknown> {
+    if (error instanceof McpError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    return this.stamp.complete(toolErrorResult(message || 'Tool failed'));
   }
 }

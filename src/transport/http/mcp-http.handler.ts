@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { McpDispatcher, failure, parseErrorOutcome } from '../../dispatch/mcp.dispatcher.js';
+import { type DispatchOutcome, McpDispatcher, failure, parseErrorOutcome } from '../../dispatch/mcp.dispatcher.js';
 import { MCP_OPTIONS } from '../../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../../mcp.options.js';
 import { INTEGRATION_HTTP_AUTHENTICATOR } from '../../mcp.tokens.js';
@@ -16,6 +16,7 @@ import { classifyEra } from '../../legacy/protocol-era.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
 import { META_PROTOCOL_VERSION } from '../../protocol/meta-keys.js';
 import { isJsonRpcId } from '../../protocol/json-rpc.js';
+import { isPromiseLike, type MaybePromise } from '../../protocol/maybe-promise.js';
 import { type RefusalListener, ResponseWriter } from './response-writer.js';
 import { McpTelemetry } from '../../telemetry/mcp-telemetry.js';
 
@@ -98,7 +99,7 @@ export class McpHttpHandler {
    * Handles one POST. `body` is what the framework already read (a Buffer, or a parsed value when
    * a JSON parser ran first); undefined means the stream is still unread and we read it.
    */
-  async handle(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
+  handle(req: IncomingMessage, res: ServerResponse, body?: unknown): MaybePromise<void> {
     const writer = this.writerFor(res);
     try {
       const headers = req.headers;
@@ -109,37 +110,81 @@ export class McpHttpHandler {
       if (!isJsonContentType(headers['content-type'])) {
         return writer.refuse(415, 'Unsupported media type: Content-Type must be application/json');
       }
-      if (this.authenticator) await this.authenticator.authenticate(req, res);
-      if (writer.closed) return;
-
-      let message: unknown;
-      try {
-        message = await this.parse(req, body);
-      } catch (error) {
-        return this.writeBodyError(writer, error);
+      // Authentication and reading the body are asynchronous; with neither, a synchronous handler's
+      // call is answered before this returns, without a promise.
+      if (this.authenticator || (body === undefined && !req.readableEnded)) {
+        return this.handleAfterIo(req, res, writer, body);
       }
-      const versionHeader = headers['mcp-protocol-version'];
-      if (isJsonObject(message) && typeof message['method'] === 'string') writer.method = message['method'];
-      if (classifyEra(message, typeof versionHeader === 'string' ? versionHeader : undefined) === 'legacy') {
-        writer.era = 'legacy';
-        if (this.options.eras.legacy)
-          return await this.legacy.post(req, res, writer, message as Record<string, unknown>);
-        return this.refuseLegacy(writer, message as Record<string, unknown>);
-      }
-      if (!this.options.eras.modern && isJsonObject(message)) {
-        const meta = isJsonObject(message['params']) ? message['params']['_meta'] : undefined;
-        const error = this.refusal.modernRequest(isJsonObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined);
-        return writer.refuseWith(
-          error.httpStatus,
-          failure(isJsonRpcId(message['id']) ? message['id'] : null, error).response,
-        );
-      }
-      const outcome = await this.dispatcher.dispatch(message, new HttpInbound(req, res, writer));
-      if (outcome) writer.respond(outcome.status, outcome.response, outcome.headers);
-      else writer.plain(202, {});
+      return this.handleBody(req, res, writer, body);
     } catch (error) {
       this.unexpected(writer, error);
     }
+  }
+
+  private async handleAfterIo(
+    req: IncomingMessage,
+    res: ServerResponse,
+    writer: ResponseWriter,
+    body: unknown,
+  ): Promise<void> {
+    try {
+      if (this.authenticator) await this.authenticator.authenticate(req, res);
+      if (writer.closed) return;
+      if (body === undefined && !req.readableEnded) {
+        try {
+          body = await readBody(req, this.options.maxBodyBytes);
+        } catch (error) {
+          return this.writeBodyError(writer, error);
+        }
+      }
+      await this.handleBody(req, res, writer, body);
+    } catch (error) {
+      this.unexpected(writer, error);
+    }
+  }
+
+  /**
+   * Parses a body that is read by now and answers its message. Throws what fails synchronously;
+   * what fails later is answered here.
+   */
+  private handleBody(
+    req: IncomingMessage,
+    res: ServerResponse,
+    writer: ResponseWriter,
+    body: unknown,
+  ): MaybePromise<void> {
+    if (writer.closed) return;
+    let message: unknown;
+    try {
+      message = this.parse(req, body);
+    } catch (error) {
+      return this.writeBodyError(writer, error);
+    }
+    const headers = req.headers;
+    const versionHeader = headers['mcp-protocol-version'];
+    if (isJsonObject(message) && typeof message['method'] === 'string') writer.method = message['method'];
+    if (classifyEra(message, typeof versionHeader === 'string' ? versionHeader : undefined) === 'legacy') {
+      writer.era = 'legacy';
+      if (this.options.eras.legacy) {
+        return this.legacy
+          .post(req, res, writer, message as Record<string, unknown>)
+          .catch((error: unknown) => this.unexpected(writer, error));
+      }
+      return this.refuseLegacy(writer, message as Record<string, unknown>);
+    }
+    if (!this.options.eras.modern && isJsonObject(message)) {
+      const meta = isJsonObject(message['params']) ? message['params']['_meta'] : undefined;
+      const error = this.refusal.modernRequest(isJsonObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined);
+      return writer.refuseWith(
+        error.httpStatus,
+        failure(isJsonRpcId(message['id']) ? message['id'] : null, error).response,
+      );
+    }
+    const outcome = this.dispatcher.dispatch(message, new HttpInbound(req, res, writer));
+    if (!isPromiseLike(outcome)) return answer(writer, outcome);
+    return Promise.resolve(outcome)
+      .then((settled) => answer(writer, settled))
+      .catch((error: unknown) => this.unexpected(writer, error));
   }
 
   /** Origin and Host checks (DNS-rebinding protection) of every method; false once refused. */
@@ -195,10 +240,9 @@ export class McpHttpHandler {
     });
   };
 
-  private async parse(req: IncomingMessage, body: unknown): Promise<unknown> {
-    if (body === undefined && !req.readableEnded) {
-      body = await readBody(req, this.options.maxBodyBytes);
-    } else if (body !== undefined && !Buffer.isBuffer(body)) {
+  /** The message of a body that is read by now (bytes, text, or what a body parser made of it). */
+  private parse(req: IncomingMessage, body: unknown): unknown {
+    if (body !== undefined && !Buffer.isBuffer(body)) {
       // Parsed by a body parser that ran first: its declared size still counts, and an empty body is
       // no message (parsers turn it into {}).
       const declared = Number(req.headers['content-length']);
@@ -235,6 +279,12 @@ export class McpHttpHandler {
       return writer.refuse(statusCode, 'The request body could not be read');
     throw error;
   }
+}
+
+/** Writes the dispatcher's answer: its response, or 202 for a notification. */
+function answer(writer: ResponseWriter, outcome: DispatchOutcome | undefined): void {
+  if (outcome) writer.respond(outcome.status, outcome.response, outcome.headers);
+  else writer.plain(202, {});
 }
 
 /** Accept must allow JSON; an absent header accepts anything. */
