@@ -184,12 +184,13 @@ function callDirectly(
     return handlerFailed(error);
   }
   // A synchronous method's value is used as it is: no promise is made for it.
-  if (isPromiseLike(result)) return Promise.resolve(result).then(lastValueOf).catch(handlerFailed);
-  return isObservable(result) ? lastValueFrom(result).catch(handlerFailed) : result;
+  if (isPromiseLike(result)) return Promise.resolve(result).then(lastValueOf, handlerFailed);
+  return lastValueOf(result);
 }
 
+/** An Observable's last value (its failure handed to {@link handlerFailed}); any other value as it is. */
 function lastValueOf(value: unknown): unknown {
-  return isObservable(value) ? lastValueFrom(value) : value;
+  return isObservable(value) ? lastValueFrom(value).catch(handlerFailed) : value;
 }
 
 function handlerFailed(error: unknown): unknown {

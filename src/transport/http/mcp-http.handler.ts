@@ -181,10 +181,21 @@ export class McpHttpHandler {
       );
     }
     const outcome = this.dispatcher.dispatch(message, new HttpInbound(req, res, writer));
-    if (!isPromiseLike(outcome)) return answer(writer, outcome);
-    return Promise.resolve(outcome)
-      .then((settled) => answer(writer, settled))
-      .catch((error: unknown) => this.unexpected(writer, error));
+    if (!isPromiseLike(outcome)) return this.answer(writer, outcome);
+    return Promise.resolve(outcome).then(
+      (settled) => this.answer(writer, settled),
+      (error: unknown) => this.unexpected(writer, error),
+    );
+  }
+
+  /** Writes the dispatcher's answer: its response, or 202 for a notification. */
+  private answer(writer: ResponseWriter, outcome: DispatchOutcome | undefined): void {
+    try {
+      if (outcome) writer.respond(outcome.status, outcome.response, outcome.headers);
+      else writer.plain(202, {});
+    } catch (error) {
+      this.unexpected(writer, error);
+    }
   }
 
   /** Origin and Host checks (DNS-rebinding protection) of every method; false once refused. */
@@ -279,12 +290,6 @@ export class McpHttpHandler {
       return writer.refuse(statusCode, 'The request body could not be read');
     throw error;
   }
-}
-
-/** Writes the dispatcher's answer: its response, or 202 for a notification. */
-function answer(writer: ResponseWriter, outcome: DispatchOutcome | undefined): void {
-  if (outcome) writer.respond(outcome.status, outcome.response, outcome.headers);
-  else writer.plain(202, {});
 }
 
 /** Accept must allow JSON; an absent header accepts anything. */
