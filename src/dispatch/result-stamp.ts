@@ -28,34 +28,52 @@ export class ResultStamp {
   }
 
   complete(result: AnyResult): Result {
-    return { ...result, resultType: 'complete', _meta: this.metaOf(result) };
+    const stamped = copyOf(result);
+    stamped['resultType'] = 'complete';
+    stamped['_meta'] = this.metaOf(result);
+    return stamped;
   }
 
   cacheable(result: AnyResult): Result {
-    return {
-      ...result,
-      resultType: 'complete',
-      ttlMs: this.options.cache.ttlMs,
-      cacheScope: this.options.cache.scope,
-      _meta: this.metaOf(result),
-    };
+    return this.cached(result, this.options.cache.ttlMs, this.options.cache.scope);
   }
 
   /** A cacheable kind of result that must not be cached this time (a retry): ttl 0, private. */
   uncacheable(result: AnyResult): Result {
-    return { ...result, resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: this.metaOf(result) };
+    return this.cached(result, 0, 'private');
   }
 
   /** Input-required results and task handles (`'task'`) keep their own `resultType` and are never cacheable. */
   stamp(result: AnyResult): Result {
     const type = (result as Result)['resultType'];
-    return type === 'input_required' || type === 'task'
-      ? { ...result, _meta: this.metaOf(result) }
-      : this.complete(result);
+    if (type !== 'input_required' && type !== 'task') return this.complete(result);
+    const stamped = copyOf(result);
+    stamped['_meta'] = this.metaOf(result);
+    return stamped;
+  }
+
+  private cached(result: AnyResult, ttlMs: number, cacheScope: string): Result {
+    const stamped = copyOf(result);
+    stamped['resultType'] = 'complete';
+    stamped['ttlMs'] = ttlMs;
+    stamped['cacheScope'] = cacheScope;
+    stamped['_meta'] = this.metaOf(result);
+    return stamped;
   }
 
   private metaOf(result: AnyResult): Record<string, unknown> {
     const own = (result as Result)['_meta'] as Record<string, unknown> | undefined;
-    return own ? { ...own, ...this.meta } : this.meta;
+    return own ? Object.assign(copyOf(own), this.meta) : this.meta;
   }
+}
+
+/**
+ * A shallow copy of a record's own enumerable properties, to be stamped. Not a literal such as
+ * `{ ...result, resultType }`: on Node 20's V8, a property added after a spread (in the literal or
+ * later) takes a slow path of about 0.7 us per object, several per request. `Object.assign` onto a
+ * fresh object copies the same keys in the same order; only an own `__proto__` key (from
+ * `JSON.parse`) would set the copy's prototype there, so such a record is copied by a spread.
+ */
+function copyOf(record: object): Result {
+  return Object.hasOwn(record, '__proto__') ? { ...(record as Result) } : Object.assign({}, record as Result);
 }

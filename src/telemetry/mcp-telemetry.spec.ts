@@ -110,6 +110,43 @@ describe('McpTelemetry', () => {
     expect(sink.events[0]?.outcome).toEqual({ kind: 'protocol_error', code: -32603 });
   });
 
+  it('without an around hook, a run or settle that throws is still recorded once and marked observed', async () => {
+    const sink = new Collecting();
+    const telemetry = new McpTelemetry(sink, new AnonymousPrincipalSource());
+    const thrown = new Error('sync');
+    expect(() =>
+      telemetry.observe(
+        startTrace('modern', http, 3, 'ping', {}),
+        () => {
+          throw thrown;
+        },
+        () => ({ kind: 'complete' }),
+      ),
+    ).toThrow(thrown);
+    expect(McpTelemetry.wasObserved(thrown)).toBe(true);
+    await expect(
+      telemetry.observe(
+        startTrace('modern', http, 4, 'ping', {}),
+        () => Promise.resolve(1),
+        () => {
+          throw new Error('settle');
+        },
+      ),
+    ).rejects.toThrow('settle');
+    expect(
+      telemetry.observe(
+        startTrace('modern', http, 5, 'ping', {}),
+        () => 2,
+        () => ({ kind: 'tool_error' }),
+      ),
+    ).toBe(2);
+    expect(sink.events.map((e) => [e.id, e.outcome])).toEqual([
+      [3, { kind: 'protocol_error', code: -32603 }],
+      [4, { kind: 'protocol_error', code: -32603 }],
+      [5, { kind: 'tool_error' }],
+    ]);
+  });
+
   it('the default sink builds no line when debug is off', () => {
     const sink = new LoggerAuditSink();
     const logger = (sink as unknown as { logger: { debug: jest.Mock } }).logger;

@@ -43,9 +43,11 @@ export function bindFastify(app: FastifyLike, path: string, handler: McpHttpHand
     scope.route({
       method: 'POST',
       url: path,
+      // Not returning handle's promise (it never rejects: every failure is answered): Fastify would
+      // chain a `then` on it per request, only to find the reply hijacked.
       handler: (request, reply) => {
         reply.hijack();
-        return handler.handle(request.raw, reply.raw, request.body ?? Buffer.alloc(0));
+        void handler.handle(request.raw, reply.raw, request.body ?? Buffer.alloc(0));
       },
       errorHandler: (error, _request, reply) => {
         reply.hijack();

@@ -3,7 +3,6 @@ import { failure } from '../../dispatch/mcp.dispatcher.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/json-rpc.js';
 
-const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 export const SSE_HEADERS = {
   'content-type': 'text/event-stream',
   'cache-control': 'no-cache, no-transform',
@@ -57,9 +56,22 @@ export class ResponseWriter {
     if (this.streaming) {
       this.res.end(`event: message\ndata: ${json}\n\n`);
     } else {
-      this.res.writeHead(status, { ...JSON_HEADERS, 'content-length': Buffer.byteLength(json), ...headers });
-      this.res.end(json);
+      this.writeJson(status, json, headers);
     }
+  }
+
+  /**
+   * A whole JSON body, as a string: Node sends the head and a string body in one write. The head
+   * is a fresh literal, not `{ ...JSON_HEADERS, ... }`: properties after a spread take a slow path
+   * on Node 20's V8 (about 0.7 us).
+   */
+  private writeJson(status: number, json: string, headers: Readonly<Record<string, string>> | undefined): void {
+    const head: Record<string, string | number> = {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(json),
+    };
+    this.res.writeHead(status, headers ? Object.assign(head, headers) : head);
+    this.res.end(json);
   }
 
   private startStream(): void {
@@ -91,9 +103,7 @@ export class ResponseWriter {
       this.res.writeHead(status, headers);
       this.res.end();
     } else {
-      const json = JSON.stringify(body);
-      this.res.writeHead(status, { ...JSON_HEADERS, 'content-length': Buffer.byteLength(json), ...headers });
-      this.res.end(json);
+      this.writeJson(status, JSON.stringify(body), headers);
     }
   }
 }
