@@ -26,3 +26,14 @@ describe('jsonBoundsProblem', () => {
     expect(jsonBoundsProblem(JSON.parse('-1e999'), 32)).toBe('holds a number outside the range JSON numbers can carry');
   });
 });
+
+describe('jsonBoundsProblem reads own properties only', () => {
+  it('ignores an enumerable property inherited from a prototype, as Object.values does', () => {
+    const proto = { inherited: Infinity };
+    const value = Object.assign(Object.create(proto) as Record<string, unknown>, { own: 1 });
+    expect(jsonBoundsProblem(value, 32)).toBeUndefined();
+    expect(jsonBoundsProblem({ own: value, bad: Infinity }, 32)).toBe(
+      'holds a number outside the range JSON numbers can carry',
+    );
+  });
+});

@@ -11,6 +11,8 @@ export function headerValue(headers: IncomingHttpHeaders, name: string): string 
   const raw = headers[name];
   if (raw === undefined) return undefined;
   const value = (Array.isArray(raw) ? raw.join(',') : raw).trim();
+  // Most values are plain: only one starting like the encoded form goes through the pattern.
+  if (!value.startsWith('=?')) return value;
   const encoded = BASE64_VALUE.exec(value);
   if (!encoded) return value;
   if (!STRICT_BASE64.test(encoded[1]!)) throw McpError.headerMismatch(`Header ${name} is not valid padded base64`);

@@ -300,6 +300,7 @@ function acceptsJson(accept: string | undefined): boolean {
 
 function isJsonContentType(contentType: string | undefined): boolean {
   if (contentType === undefined) return false;
+  if (contentType === 'application/json') return true;
   const semicolon = contentType.indexOf(';');
   const type = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
   return type === 'application/json';

@@ -19,15 +19,20 @@ export class OriginPolicy {
     this.origins = new Set(allowedOrigins.map((o) => o.toLowerCase().replace(/\/+$/, '')));
   }
 
+  /** The last Host header judged and the verdict: a client sends the same one on every request. */
+  private lastHost: string | undefined;
+  private lastHostAllowed = false;
+
   hostAllowed(host: string | undefined): boolean {
     if (host === undefined || host === '') return false;
+    if (host === this.lastHost) return this.lastHostAllowed;
     const lower = host.toLowerCase();
-    return (
-      LOOPBACK_HOSTNAMES.has(hostnameOf(lower)) ||
-      this.hosts.has('*') ||
-      this.hosts.has(lower) ||
-      this.hosts.has(hostnameOf(lower))
-    );
+    const hostname = hostnameOf(lower);
+    const allowed =
+      LOOPBACK_HOSTNAMES.has(hostname) || this.hosts.has('*') || this.hosts.has(lower) || this.hosts.has(hostname);
+    this.lastHost = host;
+    this.lastHostAllowed = allowed;
+    return allowed;
   }
 
   /** An absent Origin (non-browser clients) is fine; a present one must be loopback or listed. */
