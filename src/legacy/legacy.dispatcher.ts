@@ -7,6 +7,7 @@ import { McpDispatcher } from '../dispatch/mcp.dispatcher.js';
 import type { McpInbound } from '../dispatch/mcp-inbound.js';
 import { DiscoverMethods } from '../dispatch/methods/discover.methods.js';
 import { ResultStamp } from '../dispatch/result-stamp.js';
+import { ModernExchange } from '../dispatch/modern-exchange.js';
 import { toolErrorResult } from '../dispatch/tool-result.normalizer.js';
 import { McpResourceRegistry } from '../discovery/mcp-resource.registry.js';
 import { McpPrincipalSource } from '../mrtr/mcp-principal.source.js';
@@ -26,6 +27,7 @@ import { LegacyInputError } from './legacy-input.error.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { answerPush } from './push-answer.js';
 import { CallCancellation } from './call-cancellation.js';
+import { LegacyInbound } from './legacy-inbound.js';
 import { toLegacyResult } from './legacy-result.js';
 import type { LegacySessionClaims } from './legacy-session.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
@@ -141,9 +143,10 @@ export class LegacyDispatcher {
 
   /**
    * Answers one request of an open session. Resolves to undefined when the client cancelled it
-   * (`notifications/cancelled`): no response is sent then.
+   * (`notifications/cancelled`): no response is sent then. Not an `async` function: the observed
+   * answer is already a promise (`respond` is asynchronous), handed on as it is.
    */
-  async request(
+  request(
     request: LegacyRequest,
     session: LegacySession,
     channel: LegacyChannel,
@@ -153,13 +156,15 @@ export class LegacyDispatcher {
     trace.sessionId = session.claims.id;
     trace.principal = session.claims.principal;
     let status: number | undefined;
-    return this.telemetry.observe(
-      trace,
-      () =>
-        this.respond(request, session, channel, trace, (error) => {
-          if (error instanceof McpError) status = error.httpStatus;
-        }),
-      (response) => outcomeOfResponse(response, status),
+    return Promise.resolve(
+      this.telemetry.observe(
+        trace,
+        () =>
+          this.respond(request, session, channel, trace, (error) => {
+            if (error instanceof McpError) status = error.httpStatus;
+          }),
+        (response) => outcomeOfResponse(response, status),
+      ),
     );
   }
 
@@ -231,14 +236,7 @@ export class LegacyDispatcher {
       }
     }
     if (MODERN_ONLY.has(method) || !this.dispatcher.hasMethod(method)) throw McpError.methodNotFound(method);
-    const inbound: McpInbound = {
-      transport: channel.transport,
-      get signal() {
-        return signal();
-      },
-      notify: (n) => channel.notify(n),
-      trace,
-    };
+    const inbound = new LegacyInbound(channel, signal, trace);
     const exchangeFor = (callParams: Readonly<Record<string, unknown>>) =>
       legacyExchange(request, callParams, session, inbound);
     const result = MRTR_METHODS.has(method)
@@ -281,21 +279,19 @@ function legacyExchange(
   const meta = params['_meta'];
   const progressToken = isJsonObject(meta) ? meta[META_PROGRESS_TOKEN] : undefined;
   const { claims, state } = session;
-  return Object.freeze({
-    id: request.id,
-    method: request.method,
-    params,
-    protocolVersion: claims.protocolVersion,
-    clientCapabilities: claims.clientCapabilities,
-    clientInfo: claims.clientInfo,
-    logLevel: state.logLevel ?? 'debug',
-    progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
-    transport: inbound.transport,
-    get signal() {
-      return inbound.signal;
+  return new ModernExchange(
+    {
+      id: request.id,
+      method: request.method,
+      params,
+      protocolVersion: claims.protocolVersion,
+      clientCapabilities: claims.clientCapabilities,
+      clientInfo: claims.clientInfo,
+      logLevel: state.logLevel ?? 'debug',
+      progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
     },
-    notify: inbound.notify,
-  });
+    inbound,
+  );
 }
 
 /** The signal of an exchange that is only read for its transport. */

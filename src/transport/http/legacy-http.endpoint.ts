@@ -1,19 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable, Logger } from '@nestjs/common';
 import { failure, readRequest } from '../../dispatch/mcp.dispatcher.js';
-import type { LegacyChannel, LegacySession } from '../../legacy/legacy-channel.js';
+import type { LegacySession } from '../../legacy/legacy-channel.js';
 import { LegacySessionCodec } from '../../legacy/legacy-session.codec.js';
 import { LegacySessions } from '../../legacy/legacy-sessions.js';
 import { LegacyDispatcher } from '../../legacy/legacy.dispatcher.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import type { McpTransportInfo } from '../../protocol/mcp-exchange.js';
 import { LEGACY_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.js';
-import { disconnectSignal } from './disconnect-signal.js';
+import { HttpLegacyChannel, KEEP_ALIVE_MS } from './legacy-http.channel.js';
 import { ResponseWriter, SSE_HEADERS } from './response-writer.js';
 
 const SESSION_HEADER = 'mcp-session-id';
-/** A comment line now and then keeps proxies from closing an idle GET stream. */
-const KEEP_ALIVE_MS = 25_000;
 
 /**
  * Streamable HTTP as 2025-era clients speak it, on the same endpoint as the modern transport:
@@ -61,26 +59,13 @@ export class LegacyHttpEndpoint {
     const request = readRequest(message);
     if ('response' in request) return writer.refuseWith(request.status, request.response);
 
-    // While the client's user thinks about a question, comments keep proxies from closing the stream.
-    let keepAlive: NodeJS.Timeout | undefined;
-    const channel: LegacyChannel = {
-      transport,
-      get signal() {
-        return disconnectSignal(res);
-      },
-      notify: (notification) => writer.notify(notification),
-      canRequest: acceptsEventStream(req.headers.accept),
-      request: (pushed) => {
-        writer.notify(pushed);
-        keepAlive ??= setInterval(() => writer.comment('keep-alive'), KEEP_ALIVE_MS).unref();
-      },
-    };
+    const channel = new HttpLegacyChannel(transport, res, writer, acceptsEventStream(req.headers.accept));
     try {
       const response = await this.legacy.request(request, session, channel);
       if (response) writer.respond(200, response);
       else writer.endWithoutResponse();
     } finally {
-      clearInterval(keepAlive);
+      channel.close();
     }
   }
 
