@@ -5,7 +5,7 @@
  * on PATH so the servers and the micro-benchmark (started with process.execPath) use it too.
  */
 import { spawn } from 'node:child_process';
-import { delimiter } from 'node:path';
+import { delimiter, relative } from 'node:path';
 
 import { REPO_ROOT } from './environment.js';
 
@@ -87,7 +87,10 @@ export async function runOnEachNode(
   const codes: number[] = [];
   for (const spec of specs) {
     log(`\n=== Node: ${spec === 'machine' ? `the machine's (${process.version})` : spec} ===\n`);
-    const args = [...base, ...(spec === 'machine' ? [] : ['--node', String(spec)]), '--json', jsonPathOf(spec)];
+    // Relative to the working directory the child inherits, so the command each run records (and
+    // bench/RESULTS.md prints) names no machine's own directories.
+    const json = relative(process.cwd(), jsonPathOf(spec));
+    const args = [...base, ...(spec === 'machine' ? [] : ['--node', String(spec)]), '--json', json];
     codes.push(await runChild(process.execPath, [...process.execArgv, process.argv[1]!, ...args], process.env));
   }
   return codes;
