@@ -5,6 +5,7 @@ export {
   McpOptionsError,
   type McpCacheOptions,
   type McpLegacyOptions,
+  type McpLimitsOptions,
   type McpModuleOptions,
   type McpMrtrOptions,
   type McpTasksOptions,

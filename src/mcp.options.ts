@@ -70,6 +70,36 @@ export interface McpLegacyOptions {
   maxSessions?: number;
 }
 
+/**
+ * Bounds on what one client can make the server keep (memory held between or during requests).
+ * Each bound refused answers a JSON-RPC error with the request's id; none drops silently.
+ * docs list every bound with its default in one table.
+ */
+export interface McpLimitsOptions {
+  /** Longest resource URI accepted in a subscription (2025-era `resources/subscribe`, a listen filter), in characters. Default 2048. */
+  maxUriLength?: number;
+  /** Most resources one 2025-era session may be subscribed to at once. Default 100. */
+  maxSubscriptionsPerSession?: number;
+  /** Most entries one `subscriptions/listen` filter may list in `resourceSubscriptions` (and in `taskIds`). Default 1000. */
+  maxListenFilterEntries?: number;
+  /** Most 2025-era sessions one caller (its principal, else its client address) may hold on one node; the oldest idle one gives way. Default 100. */
+  maxSessionsPerCaller?: number;
+  /** Most server-to-client requests (pushed questions) waiting for answers in one 2025-era session. Default 32. */
+  maxPendingRequestsPerSession?: number;
+  /**
+   * How far a stream's client may fall behind, in bytes written but not yet taken by the connection.
+   * A listen or GET stream past it is closed (its client reconnects); a tool's notifications wait for
+   * the client (progress is dropped instead) and the call ends with an error when it stays behind. Default 1048576 (1 MiB).
+   */
+  maxStreamBacklogBytes?: number;
+  /** Most tasks one caller (principal, else client address) may have working at once. Default 100. */
+  maxRunningTasksPerCaller?: number;
+  /** Most tasks one caller may keep in the store, working or finished. Default 1000. */
+  maxStoredTasksPerCaller?: number;
+  /** Largest task arguments, and largest task result, kept in the task store, in bytes of JSON. Default 1048576 (1 MiB). */
+  maxTaskPayloadBytes?: number;
+}
+
 /** Cache hints stamped on cacheable results (server/discover, list results, resources/read). */
 export interface McpCacheOptions {
   /** Default 0: clients should not reuse results. */
@@ -131,6 +161,8 @@ export interface McpModuleOptions {
   eras?: McpProtocolEra[];
   /** Settings of the 2025-era leg. */
   legacy?: McpLegacyOptions;
+  /** Bounds on what one client can make the server keep (subscriptions, sessions, streams, tasks). */
+  limits?: McpLimitsOptions;
   /**
    * The application's own principal source: it wins over an integration module's (oauth2) and over
    * the anonymous default.
@@ -182,6 +214,7 @@ export interface ResolvedMcpOptions {
   readonly tasks: Readonly<Required<McpTasksOptions>>;
   readonly eras: { readonly modern: boolean; readonly legacy: boolean };
   readonly legacy: Readonly<Required<McpLegacyOptions>>;
+  readonly limits: Readonly<Required<McpLimitsOptions>>;
   readonly principalSource?: Type<McpPrincipalSource> | McpPrincipalSource;
   readonly flowStore?: Type<McpFlowStore> | McpFlowStore;
   readonly taskStore?: Type<McpTaskStore> | McpTaskStore;
@@ -197,6 +230,19 @@ export class McpOptionsError extends Error {
     this.name = 'McpOptionsError';
   }
 }
+
+/** The default of every bound in {@link McpLimitsOptions}. */
+export const LIMIT_DEFAULTS: Readonly<Required<McpLimitsOptions>> = {
+  maxUriLength: 2048,
+  maxSubscriptionsPerSession: 100,
+  maxListenFilterEntries: 1000,
+  maxSessionsPerCaller: 100,
+  maxPendingRequestsPerSession: 32,
+  maxStreamBacklogBytes: 1024 * 1024,
+  maxRunningTasksPerCaller: 100,
+  maxStoredTasksPerCaller: 1000,
+  maxTaskPayloadBytes: 1024 * 1024,
+};
 
 const positiveInteger = (value: unknown): boolean => Number.isInteger(value) && (value as number) > 0;
 
@@ -259,6 +305,13 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
     if (legacy[key] !== undefined && !positiveInteger(legacy[key]))
       problems.push(`\`legacy.${key}\` must be a positive integer`);
   }
+  const limits = { ...LIMIT_DEFAULTS };
+  for (const key of Object.keys(LIMIT_DEFAULTS) as (keyof McpLimitsOptions)[]) {
+    const value = o.limits?.[key];
+    if (value === undefined) continue;
+    if (positiveInteger(value)) limits[key] = value;
+    else problems.push(`\`limits.${key}\` must be a positive integer`);
+  }
   if (problems.length > 0) throw new McpOptionsError(problems);
   return {
     name: o.name!,
@@ -287,6 +340,7 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
       sessionTtlMs: legacy.sessionTtlMs ?? 86_400_000,
       maxSessions: legacy.maxSessions ?? 10_000,
     },
+    limits,
     principalSource: o.principalSource,
     flowStore: o.flowStore,
     taskStore: o.taskStore,
