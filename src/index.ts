@@ -75,6 +75,7 @@ export { InMemoryFlowStore } from './mrtr/in-memory-flow.store.js';
 export { McpTaskContext } from './tasks/mcp-task.context.js';
 export { McpTaskStore } from './tasks/mcp-task.store.js';
 export { TaskAbortedError } from './tasks/task-aborted.error.js';
+export { McpCallAbortedError, isCallAborted, type McpCallAbortReason } from './protocol/mcp-call-aborted.error.js';
 export { InMemoryTaskStore } from './tasks/in-memory-task.store.js';
 export type { McpTaskError, McpTaskRecord, McpTaskStatus } from './tasks/mcp-task.record.js';
 export { TASKS_EXTENSION, type McpTaskCreation, type McpTaskSupport } from './tasks/task-support.js';

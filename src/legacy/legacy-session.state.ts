@@ -1,6 +1,7 @@
 import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { LoggingLevel } from '../protocol/wire-types.js';
 import type { CallCancellation } from './call-cancellation.js';
+import { McpCallAbortedError, type McpCallAbortReason } from '../protocol/mcp-call-aborted.error.js';
 
 /** Where a session's unsolicited notifications go: an HTTP GET stream, or the stdio connection. */
 export interface LegacyStream {
@@ -55,12 +56,13 @@ export class LegacySessionState {
   }
 
   /** Ends everything open: streams close, calls abort, pushed requests fail. */
-  end(reason: string): void {
+  end(reason: string, why: McpCallAbortReason = 'session-ended'): void {
     for (const stream of [...this.streams]) stream.close();
     this.streams.clear();
-    for (const call of this.calls.values()) call.cancel(new Error(reason));
+    const aborted = new McpCallAbortedError(reason, why);
+    for (const call of this.calls.values()) call.cancel(aborted);
     this.calls.clear();
-    for (const push of this.pending.values()) push.reject(new Error(reason));
+    for (const push of this.pending.values()) push.reject(aborted);
     this.pending.clear();
   }
 }

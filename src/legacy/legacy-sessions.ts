@@ -54,7 +54,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
   onModuleDestroy(): void {
     for (const off of this.unsubscribe) off();
     for (const state of this.states.values()) {
-      state.end('The MCP server is shutting down');
+      state.end('The MCP server is shutting down', 'shutdown');
       this.reportEnded(state);
     }
     this.states.clear();
@@ -143,7 +143,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
    */
   release(id: string, errorType?: string): void {
     const state = this.states.get(id);
-    state?.end('The connection closed');
+    state?.end('The connection closed', 'disconnected');
     this.states.delete(id);
     if (state) this.reportEnded(state, errorType);
   }

@@ -32,6 +32,7 @@ import { toLegacyResult } from './legacy-result.js';
 import type { LegacySessionClaims } from './legacy-session.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { type McpRequestTrace, outcomeOfResponse, startTrace } from '../telemetry/mcp-request-trace.js';
+import { McpCallAbortedError } from '../protocol/mcp-call-aborted.error.js';
 
 /** Methods of 2026-07-28 alone: a 2025-era client has no business calling them. */
 const MODERN_ONLY: ReadonlySet<string> = new Set([McpMethod.Discover, McpMethod.SubscriptionsListen]);
@@ -195,7 +196,9 @@ export class LegacyDispatcher {
   /** `notifications/cancelled` aborts the named call; every other notification needs nothing. */
   notification(method: string, params: unknown, session: LegacySession): void {
     if (method !== 'notifications/cancelled' || !isJsonObject(params) || !isJsonRpcId(params['requestId'])) return;
-    session.state.calls.get(JSON.stringify(params['requestId']))?.cancel(new Error('Cancelled by the client'));
+    session.state.calls
+      .get(JSON.stringify(params['requestId']))
+      ?.cancel(new McpCallAbortedError('Cancelled by the client', 'cancelled'));
   }
 
   /** Hands a client's response to the pushed request it answers; false when none is waiting for it. */

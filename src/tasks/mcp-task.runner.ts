@@ -75,14 +75,14 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
       const controller = this.running.get(record.taskId);
       if (!controller) return;
       this.running.delete(record.taskId);
-      controller.abort(new TaskAbortedError('The task was cancelled'));
+      controller.abort(new TaskAbortedError('The task was cancelled', 'cancelled'));
     });
   }
 
   onModuleDestroy(): void {
     this.unsubscribe?.();
     for (const controller of this.running.values())
-      controller.abort(new TaskAbortedError('The server is shutting down'));
+      controller.abort(new TaskAbortedError('The server is shutting down', 'shutdown'));
     this.running.clear();
   }
 
@@ -205,7 +205,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
     });
     const controller = this.running.get(record.taskId);
     this.running.delete(record.taskId);
-    controller?.abort(new TaskAbortedError('The task was cancelled'));
+    controller?.abort(new TaskAbortedError('The task was cancelled', 'cancelled'));
     if (updated && cancelled) this.events.emit(updated);
   }
 
@@ -235,7 +235,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
   private track(record: McpTaskRecord, controller = new AbortController()): AbortController {
     this.running.set(record.taskId, controller);
     const expiry = setTimeout(
-      () => controller.abort(new TaskAbortedError('The task outlived its ttlMs')),
+      () => controller.abort(new TaskAbortedError('The task outlived its ttlMs', 'timeout')),
       Math.max(0, record.expiresAt - this.clock.now()),
     );
     expiry.unref();

@@ -20,6 +20,7 @@ import { isJsonObject } from '../../protocol/is-json-object.js';
 import { isPromiseLike, type MaybePromise } from '../../protocol/maybe-promise.js';
 import { McpTaskRunner, type TaskCall } from '../../tasks/mcp-task.runner.js';
 import { createTaskResult } from '../../tasks/mcp-task.record.js';
+import { McpCallAbortedError } from '../../protocol/mcp-call-aborted.error.js';
 
 /** What a call that outlived its timeout resolves to. */
 const TIMED_OUT = Symbol('timed out');
@@ -73,7 +74,7 @@ export class ToolsMethods implements McpMethodGroup {
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<typeof TIMED_OUT>((resolve) => {
       timer = setTimeout(() => {
-        deadline.abort(new Error(`The tool call exceeded its ${ms} ms timeout`));
+        deadline.abort(new McpCallAbortedError(`The tool call exceeded its ${ms} ms timeout`, 'timeout'));
         resolve(TIMED_OUT);
       }, ms);
     });

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { McpCallAbortedError } from '../../protocol/mcp-call-aborted.error.js';
 
 const signals = new WeakMap<ServerResponse, AbortSignal>();
 
@@ -13,7 +14,8 @@ export function disconnectSignal(res: ServerResponse): AbortSignal {
     signal = abort.signal;
     signals.set(res, signal);
     const onClose = () => {
-      if (!res.writableFinished) abort.abort(new Error('The client closed the connection'));
+      if (!res.writableFinished)
+        abort.abort(new McpCallAbortedError('The client closed the connection', 'disconnected'));
     };
     if (res.destroyed) onClose();
     else res.once('close', onClose);

@@ -16,6 +16,7 @@ import { McpError } from '../../protocol/mcp.error.js';
 import { McpHttpChallenge } from '../../protocol/mcp-http-challenge.js';
 import { LineSplitter, type LineEvent } from './line-splitter.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
+import { McpCallAbortedError } from '../../protocol/mcp-call-aborted.error.js';
 
 const STDIO = Object.freeze({ kind: 'stdio' } as const);
 
@@ -96,7 +97,7 @@ export class McpStdioConnection {
    */
   close(reason = 'The MCP server is shutting down'): Promise<void> {
     this.stopReading();
-    for (const abort of this.inFlight) abort.abort(new Error(reason));
+    for (const abort of this.inFlight) abort.abort(new McpCallAbortedError(reason, 'shutdown'));
     this.finishIfIdle();
     return this.closed;
   }
