@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpPrompt, McpResource, McpResourceTemplate } from '../../src/index.js';
+import { McpError, McpPrompt, McpResource, McpResourceTemplate } from '../../src/index.js';
 import { BookingService } from './booking.service.js';
 import { OccasionDto } from './dto/occasion.dto.js';
 
@@ -34,7 +34,7 @@ export class MenuResources {
   })
   booking(input: { reference: string; uri: string }): object {
     const booking = this.bookings.all().find((b) => b.reference === input.reference);
-    if (!booking) throw new Error(`No booking ${input.reference}`);
+    if (!booking) throw McpError.resourceNotFound(input.uri);
     return booking;
   }
 

@@ -25,6 +25,14 @@ export class McpError extends IntrinsicException {
     return new McpError(McpErrorCode.InvalidParams, message, data, httpStatus);
   }
 
+  /**
+   * The resource a `resources/read` names does not exist: -32602 with `data.uri` (HTTP 400), as the
+   * 2026-07-28 revision says (the old -32002 is reserved). Throw it from a resource handler.
+   */
+  static resourceNotFound(uri: string): McpError {
+    return new McpError(McpErrorCode.InvalidParams, 'Resource not found', { uri }, 400);
+  }
+
   static methodNotFound(method: string): McpError {
     return new McpError(McpErrorCode.MethodNotFound, `Method not found: ${method}`, undefined, 404);
   }

@@ -42,7 +42,7 @@ export class ResourcesMethods implements McpMethodGroup {
     const uri = params['uri'];
     if (typeof uri !== 'string') throw McpError.invalidParams('params.uri must be a string');
     const resolved = this.registry.resolve(uri);
-    if (!resolved) throw McpError.invalidParams(`Resource not found: ${uri}`, { uri });
+    if (!resolved) throw McpError.resourceNotFound(uri);
     const { entry, variables } = resolved;
     this.lists.assertAllowed(exchange, 'resource', entry);
     const session = this.calls.begin(exchange, uri, {}, trace);
