@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { McpError } from '../protocol/mcp.error.js';
+import { isCallAborted } from '../protocol/mcp-call-aborted.error.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpHttpChallenge } from '../protocol/mcp-http-challenge.js';
 import { isJsonRpcId, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcResponse } from '../protocol/json-rpc.js';
@@ -16,6 +17,7 @@ import { MCP_OPTIONS } from '../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { type McpRefusal, McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { type McpRequestTrace, outcomeOfResponse, startTrace } from '../telemetry/mcp-request-trace.js';
+import { logText } from '../telemetry/log-text.js';
 
 /** A response and the HTTP status (and extra headers) it travels with (stdio ignores both). */
 export interface DispatchOutcome {
@@ -145,11 +147,22 @@ export class McpDispatcher {
     return entry.handler(exchange, inbound);
   }
 
-  /** Maps any failure of a call to its error response; unexpected ones are logged, never sent. */
+  /**
+   * Maps any failure of a call to its error response; unexpected ones are logged, never sent. A call
+   * stopped by its client or by shutdown ({@link McpCallAbortedError}) is no failure of ours: it is
+   * answered (if anyone still listens) without an ERROR line.
+   */
   toFailure(id: JsonRpcId, method: string, error: unknown): DispatchOutcome {
     if (error instanceof McpError) return failure(id, error);
     if (error instanceof McpHttpChallenge) throw error;
-    this.logger.error(`Unexpected failure answering ${method}`, error instanceof Error ? error.stack : String(error));
+    if (isCallAborted(error)) {
+      this.logger.debug(`${logText(method)} stopped: ${error.message}`);
+      return failure(id, McpError.aborted(error));
+    }
+    this.logger.error(
+      `Unexpected failure answering ${logText(method)}`,
+      error instanceof Error ? error.stack : logText(error),
+    );
     return failure(id, McpError.internal());
   }
 }

@@ -5,6 +5,7 @@ import type { ReplaySession } from '../mrtr/replay-session.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { isPromiseLike, type MaybePromise } from '../protocol/maybe-promise.js';
 import type { McpRequestTrace } from '../telemetry/mcp-request-trace.js';
+import { logText } from '../telemetry/log-text.js';
 
 /**
  * Runs the handler of a tools/call, prompts/get or resources/read: opens its replay session
@@ -55,7 +56,7 @@ export class MrtrCallRunner {
   private noted(outcome: McpCallOutcome, exchange: McpExchange): McpCallOutcome {
     if (outcome.kind === 'input_required' && outcome.intercepted) {
       this.logger.warn(
-        `${exchange.method} ${String(exchange.params['name'] ?? exchange.params['uri'])}: the input request was intercepted on its way out ` +
+        `${exchange.method} ${logText(exchange.params['name'] ?? exchange.params['uri'])}: the input request was intercepted on its way out ` +
           '(a catch block, an interceptor or an exception filter) and the round was answered anyway. ' +
           'Code that caught it has run; in handlers, rethrow it with `if (isInputRequired(e)) throw e;`',
       );

@@ -1,5 +1,6 @@
 import { IntrinsicException } from '@nestjs/common';
 import { McpErrorCode } from './mcp-error-codes.js';
+import type { McpCallAbortedError } from './mcp-call-aborted.error.js';
 
 /**
  * A protocol-level failure: it becomes a JSON-RPC error object, never a tool result.
@@ -52,6 +53,15 @@ export class McpError extends IntrinsicException {
       { requiredCapabilities },
       400,
     );
+  }
+
+  /**
+   * A call stopped before it answered, by its client (disconnect, cancellation, session end, a
+   * stream left unread) or by shutdown: -32603 with `data.aborted` naming why, HTTP 503. Mostly
+   * nobody reads it: the client that stopped the call is gone.
+   */
+  static aborted(error: McpCallAbortedError): McpError {
+    return new McpError(McpErrorCode.InternalError, error.message, { aborted: error.reason }, 503);
   }
 
   static internal(): McpError {

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { McpAuditEvent } from './mcp-audit-event.js';
+import { logText } from './log-text.js';
 
 /**
  * Receives one {@link McpAuditEvent} per finished MCP request (principal, method, target, outcome,
@@ -33,8 +34,8 @@ export class LoggerAuditSink extends McpAuditSink {
             : '';
     const refused = event.refused ? ` refused${event.refused.httpStatus ? ` ${event.refused.httpStatus}` : ''}` : '';
     this.logger.debug(
-      `${event.method || '(unread)'}${event.target !== undefined ? ` ${event.target}` : ''} ${outcome.kind}${detail}` +
-        `${refused} ${event.durationMs.toFixed(1)} ms principal=${event.principal ?? '-'}` +
+      `${event.method ? logText(event.method) : '(unread)'}${event.target !== undefined ? ` ${logText(event.target)}` : ''} ${outcome.kind}${logText(detail)}` +
+        `${refused} ${event.durationMs.toFixed(1)} ms principal=${logText(event.principal ?? '-')}` +
         (event.flowId !== undefined ? ` flow=${event.flowId}` : ''),
     );
   }

@@ -34,6 +34,46 @@ function send(url: URL, agent: Agent, { body, headers }: Sent): Promise<{ status
   });
 }
 
+const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+
+/** The last JSON-RPC message of a JSON or SSE body, if it has one. */
+function lastMessage(text: string): unknown {
+  const data = text.includes('data:')
+    ? text
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .at(-1)
+        ?.slice(5)
+    : text;
+  try {
+    return data ? JSON.parse(data) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Says what is wrong when the answer to a request that had an id (a string or a number) carries
+ * another one, `null` included: every refusal of such a request must name it.
+ */
+function wrongId(body: string, text: string): string | undefined {
+  let sent: unknown;
+  try {
+    sent = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (typeof sent !== 'object' || sent === null || Array.isArray(sent)) return undefined;
+  const { id, method } = sent as Record<string, unknown>;
+  if (typeof method !== 'string' || !(typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))))
+    return undefined;
+  const answer = lastMessage(text);
+  if (typeof answer !== 'object' || answer === null || !('id' in answer)) return undefined;
+  return (answer as { id: unknown }).id === id
+    ? undefined
+    : `the answer's id is ${JSON.stringify((answer as { id: unknown }).id)}`;
+}
+
 describe.each(ADAPTERS)('a fuzzing client (seed %s), on %s'.replace('%s', String(SEED)), (adapter) => {
   let server: RunningApp;
   const logger = new CapturingLogger();
@@ -49,6 +89,9 @@ describe.each(ADAPTERS)('a fuzzing client (seed %s), on %s'.replace('%s', String
     const wire = await LegacyWire.open(server.url, { elicitation: {}, sampling: {}, roots: {} });
     const first = await rpc(server.url, 'tools/call', { name: 'ask_model', arguments: {} }, { sampling: {} });
     const requestState = first.json.result.requestState as string;
+    const task = await rpc(server.url, 'tools/call', { name: 'quick_task', arguments: { ask: true } }, TASKS);
+    const taskId = task.json.result.taskId as string;
+    expect(typeof taskId).toBe('string');
     const modern = (method: string, params: Record<string, unknown>, caps: Record<string, unknown> = {}) => ({
       jsonrpc: '2.0',
       id: fuzz.int(1000),
@@ -120,6 +163,39 @@ describe.each(ADAPTERS)('a fuzzing client (seed %s), on %s'.replace('%s', String
         message: { jsonrpc: '2.0', id: 9, method: 'logging/setLevel', params: { level: 'info' } },
         headers: wire.headers(),
       }),
+      // The tasks extension: a real task of this caller, someone else's (unknown) task, a new task.
+      () => ({ message: modern('tasks/get', { taskId }, TASKS), headers: mcpHeaders('tasks/get', taskId) }),
+      () => ({
+        message: modern(
+          'tasks/update',
+          { taskId, inputResponses: { 'elicit-1': { action: 'accept', content: { go: true } } } },
+          TASKS,
+        ),
+        headers: mcpHeaders('tasks/update', taskId),
+      }),
+      () => ({
+        message: modern('tasks/cancel', { taskId: 'task-nope' }, TASKS),
+        headers: mcpHeaders('tasks/cancel', 'task-nope'),
+      }),
+      () => ({
+        message: modern('tools/call', { name: 'quick_task', arguments: {} }, TASKS),
+        headers: mcpHeaders('tools/call', 'quick_task'),
+      }),
+      // More of the 2025-era leg: subscriptions, reads, lists, pings, a task method it does not serve.
+      () => ({
+        message: { jsonrpc: '2.0', id: fuzz.int(100), method: 'resources/subscribe', params: { uri: 'notes://1' } },
+        headers: wire.headers(),
+      }),
+      () => ({
+        message: { jsonrpc: '2.0', id: `s-${fuzz.int(100)}`, method: 'resources/read', params: { uri: 'notes://1' } },
+        headers: wire.headers(),
+      }),
+      () => ({ message: { jsonrpc: '2.0', id: fuzz.int(100), method: 'tools/list' }, headers: wire.headers() }),
+      () => ({ message: { jsonrpc: '2.0', id: fuzz.int(100), method: 'ping' }, headers: wire.headers() }),
+      () => ({
+        message: { jsonrpc: '2.0', id: fuzz.int(100), method: 'tasks/get', params: { taskId } },
+        headers: wire.headers(),
+      }),
     ];
     const mutateHeaders = (headers: Record<string, string>): Record<string, string> => {
       if (fuzz.next() > 0.15) return headers;
@@ -169,8 +245,9 @@ describe.each(ADAPTERS)('a fuzzing client (seed %s), on %s'.replace('%s', String
             while (next < batch.length) {
               const message = batch[next++]!;
               const { status, text } = await send(url, agent, message);
-              if (status >= 500 || STACK.test(text))
-                failures.push(`${status} for ${message.body.slice(0, 300)} → ${text.slice(0, 300)}`);
+              const problem = status >= 500 || STACK.test(text) ? 'a 5xx or a stack' : wrongId(message.body, text);
+              if (problem)
+                failures.push(`${problem}: ${status} for ${message.body.slice(0, 300)} → ${text.slice(0, 300)}`);
             }
           }),
         );

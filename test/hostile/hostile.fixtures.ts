@@ -63,6 +63,13 @@ export class HostileTools {
     return `${notes.join('').length} characters`;
   }
 
+  @McpTool({ name: 'quick_task', description: 'Runs as a task when asked to, and asks once', taskSupport: 'optional' })
+  async quickTask(input: Record<string, unknown>): Promise<string> {
+    if (input['ask'] !== true) return 'done';
+    const answer = await this.elicitation.elicit('Go on?', (s) => s.boolean('go'));
+    return answer.action === 'accept' ? 'went on' : 'stopped';
+  }
+
   @McpTool({ name: 'slow', description: 'Takes its time', timeoutMs: 200 })
   async slow(): Promise<string> {
     const signal = this.progress.signal!;

@@ -21,6 +21,7 @@ import { isPromiseLike, type MaybePromise } from '../../protocol/maybe-promise.j
 import { McpTaskRunner, type TaskCall } from '../../tasks/mcp-task.runner.js';
 import { createTaskResult } from '../../tasks/mcp-task.record.js';
 import { McpCallAbortedError } from '../../protocol/mcp-call-aborted.error.js';
+import { logText } from '../../telemetry/log-text.js';
 
 /** What a call that outlived its timeout resolves to. */
 const TIMED_OUT = Symbol('timed out');
@@ -94,7 +95,7 @@ export class ToolsMethods implements McpMethodGroup {
       return tool.validate!(args);
     } catch (error) {
       this.logger.debug(
-        `Arguments of ${tool.name} could not be validated: ${error instanceof Error ? error.message : String(error)}`,
+        `Arguments of ${tool.name} could not be validated: ${logText(error instanceof Error ? error.message : error)}`,
       );
       return {
         ok: false,
