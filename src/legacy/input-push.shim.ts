@@ -9,6 +9,9 @@ import type { InputRequest } from '../protocol/wire-types.js';
 import type { LegacyChannel, LegacySession } from './legacy-channel.js';
 import { LegacyInputError } from './legacy-input.error.js';
 import { nextPushId } from './push-ids.js';
+import { limitExceeded } from './session-limit.error.js';
+import { McpErrorCode } from '../protocol/mcp-error-codes.js';
+import { McpCallAbortedError } from '../protocol/mcp-call-aborted.error.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 
 /** Revisions before this one know no elicitation `mode` (form was the only kind). */
@@ -69,6 +72,17 @@ export class InputPushShim {
     channel: LegacyChannel,
     signal: AbortSignal,
   ): Promise<Record<string, Record<string, unknown>>> {
+    // The round is refused as a whole before anything goes out: no question is left waiting alone.
+    const { maxPendingRequestsPerSession: max } = this.options.limits;
+    const count = Object.keys(requests).length;
+    if (session.state.pending.size + count > max) {
+      throw limitExceeded(
+        'maxPendingRequestsPerSession',
+        max,
+        `This call would leave more than ${max} questions waiting for the client's answers in this session`,
+        McpErrorCode.InvalidRequest,
+      );
+    }
     const answers: Record<string, Record<string, unknown>> = {};
     await Promise.all(
       Object.entries(requests).map(async ([key, request]) => {
@@ -97,7 +111,11 @@ export class InputPushShim {
       };
       const onAbort = () => {
         settle();
-        reject(signal.reason instanceof Error ? signal.reason : new Error('The call was cancelled'));
+        reject(
+          signal.reason instanceof Error
+            ? signal.reason
+            : new McpCallAbortedError('The call was cancelled', 'cancelled'),
+        );
       };
       const timer = setTimeout(() => {
         settle();

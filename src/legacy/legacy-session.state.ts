@@ -33,7 +33,8 @@ export class LegacySessionState {
   /** Set by `logging/setLevel`; until then every level is sent (the 2025 default). */
   logLevel: LoggingLevel | undefined;
   readonly subscriptions = new Set<string>();
-  readonly streams = new Set<LegacyStream>();
+  /** The session's one GET stream (or the stdio output): a new GET replaces it. */
+  private current: LegacyStream | undefined;
   /** By the id of the server-to-client request. */
   readonly pending = new Map<string, PendingPush>();
   /** By the JSON of the client's request id, for `notifications/cancelled`. */
@@ -41,24 +42,42 @@ export class LegacySessionState {
   /** What the session-duration metric needs of the session, once this node served it. */
   opened?: LegacySessionOpening;
 
-  constructor(readonly id: string) {}
+  /**
+   * `caller` is who holds the session on this node (its principal, else its client address), for the
+   * per-caller bound; a session of its own by default (stdio: one connection, one session).
+   */
+  constructor(
+    readonly id: string,
+    readonly caller: string = `session:${id}`,
+  ) {}
 
   /** Whether anything is open: such a state is never evicted. */
   get busy(): boolean {
-    return this.streams.size > 0 || this.pending.size > 0 || this.calls.size > 0;
+    return this.current !== undefined || this.pending.size > 0 || this.calls.size > 0;
   }
 
-  /** The newest open stream: each notification goes out on one stream only. */
+  /** Where the session's unsolicited notifications go, while a stream is open. */
   get stream(): LegacyStream | undefined {
-    let last: LegacyStream | undefined;
-    for (const stream of this.streams) last = stream;
-    return last;
+    return this.current;
+  }
+
+  /** Opens `stream` as the session's stream; the one it replaces is closed. */
+  attach(stream: LegacyStream): void {
+    const previous = this.current;
+    this.current = stream;
+    if (previous && previous !== stream) previous.close();
+  }
+
+  /** Forgets `stream` if it is still the session's stream (it closed). */
+  detach(stream: LegacyStream): void {
+    if (this.current === stream) this.current = undefined;
   }
 
   /** Ends everything open: streams close, calls abort, pushed requests fail. */
   end(reason: string, why: McpCallAbortReason = 'session-ended'): void {
-    for (const stream of [...this.streams]) stream.close();
-    this.streams.clear();
+    const stream = this.current;
+    this.current = undefined;
+    stream?.close();
     const aborted = new McpCallAbortedError(reason, why);
     for (const call of this.calls.values()) call.cancel(aborted);
     this.calls.clear();

@@ -1,4 +1,5 @@
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
+import { FanOutQueue } from '../events/fan-out.queue.js';
 import { McpEventBus } from '../events/mcp-event-bus.js';
 import { MCP_OPTIONS } from '../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../mcp.options.js';
@@ -8,20 +9,28 @@ import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { LegacySessionState } from './legacy-session.state.js';
 import { McpSessionBackplane, type SharedSessionState } from './mcp-session.backplane.js';
 import { answerPush } from './push-answer.js';
+import { limitExceeded } from './session-limit.error.js';
 
 /**
- * This node's mutable state of 2025-era sessions, by session id: bounded (the least recently used
- * idle states go first) and remembering ended sessions for as long as their ids would be valid.
+ * This node's mutable state of 2025-era sessions, by session id: bounded in all (`legacy.maxSessions`:
+ * the least recently used idle state of the caller holding the most goes first) and per caller
+ * (`limits.maxSessionsPerCaller`: a caller over it loses its own oldest idle session), and remembering
+ * ended sessions for as long as their ids would be valid. A session whose state was dropped is told:
+ * its id is refused (404) so its client initializes again, unless the backplane keeps its state.
  * It also carries list_changed and resource updates to the sessions' streams, and keeps what every
  * node must agree on (ended, log level, subscriptions, answers to pushed requests) in step through
  * the {@link McpSessionBackplane}.
  */
 @Injectable()
 export class LegacySessions implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('McpLegacySessions');
   private readonly states = new Map<string, LegacySessionState>();
+  /** Caller → the ids of its states here, least recently used first. */
+  private readonly byCaller = new Map<string, Set<string>>();
   /** Session id → when it was ended (DELETE): its sealed id must not be honoured again here. */
   private readonly ended = new Map<string, number>();
   private readonly unsubscribe: Array<() => void> = [];
+  private readonly fanOuts = new FanOutQueue();
 
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
@@ -58,6 +67,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
       this.reportEnded(state);
     }
     this.states.clear();
+    this.byCaller.clear();
   }
 
   /** How many sessions this node holds state for. */
@@ -65,15 +75,24 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
     return this.states.size;
   }
 
-  /** The state of a live session, made on first use. */
-  state(id: string): LegacySessionState {
+  /**
+   * The state of a live session, made on first use; `caller` (its principal, else its client
+   * address) is whose quota a new state counts against.
+   */
+  state(id: string, caller?: string): LegacySessionState {
     let state = this.states.get(id);
     if (state) {
       // Map order is the eviction order: the most recently used goes last.
       this.states.delete(id);
+      const own = this.byCaller.get(state.caller);
+      own?.delete(id);
+      own?.add(id);
     } else {
-      state = new LegacySessionState(id);
-      this.evictIdle();
+      state = new LegacySessionState(id, caller);
+      this.makeRoom(state.caller);
+      let own = this.byCaller.get(state.caller);
+      if (!own) this.byCaller.set(state.caller, (own = new Set()));
+      own.add(id);
     }
     this.states.set(id, state);
     return state;
@@ -87,14 +106,16 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
    * The state of a live session with what the nodes share about it brought up to date, or undefined
    * when the session was ended (here or on another node).
    */
-  async open(id: string): Promise<LegacySessionState | undefined> {
+  async open(id: string, caller?: string): Promise<LegacySessionState | undefined> {
     if (this.ended.has(id)) return undefined;
     const shared = await this.backplane.load(id);
     if (shared?.ended) {
       this.endHere(id, 'The client ended the session');
       return undefined;
     }
-    const state = this.state(id);
+    // Ended while the shared state loaded (evicted to make room for another session, say).
+    if (this.ended.has(id)) return undefined;
+    const state = this.state(id, caller);
     if (shared) apply(state, shared);
     return state;
   }
@@ -114,8 +135,24 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
     await this.backplane.setLogLevel(state.id, level);
   }
 
-  /** `resources/subscribe` (or `unsubscribe`), here and for the other nodes. */
+  /**
+   * `resources/subscribe` (or `unsubscribe`), here and for the other nodes. A subscription is
+   * refused (-32602 naming the limit) when its URI is longer than `limits.maxUriLength` or the
+   * session already holds `limits.maxSubscriptionsPerSession` others; the count is that of the
+   * state just loaded, so with a shared backplane it covers every node's subscriptions.
+   */
   async setSubscribed(state: LegacySessionState, uri: string, subscribed: boolean): Promise<void> {
+    const { maxUriLength, maxSubscriptionsPerSession } = this.options.limits;
+    if (subscribed && uri.length > maxUriLength) {
+      throw limitExceeded('maxUriLength', maxUriLength, `The resource URI is longer than ${maxUriLength} characters`);
+    }
+    if (subscribed && !state.subscriptions.has(uri) && state.subscriptions.size >= maxSubscriptionsPerSession) {
+      throw limitExceeded(
+        'maxSubscriptionsPerSession',
+        maxSubscriptionsPerSession,
+        `This session is subscribed to ${maxSubscriptionsPerSession} resources already; unsubscribe from one first`,
+      );
+    }
     if (subscribed) state.subscriptions.add(uri);
     else state.subscriptions.delete(uri);
     await this.backplane.setSubscribed(state.id, uri, subscribed);
@@ -132,9 +169,24 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
 
   private endHere(id: string, reason: string): void {
     this.states.get(id)?.end(reason);
-    this.states.delete(id);
+    this.drop(id);
+    this.refuseFromNow(id);
+  }
+
+  /** Remembers an id that must not be honoured again here (ended, or its state dropped). */
+  private refuseFromNow(id: string): void {
     this.ended.set(id, this.clock.now());
     this.pruneEnded();
+  }
+
+  /** Forgets a state, and its place in its caller's quota. */
+  private drop(id: string): void {
+    const state = this.states.get(id);
+    if (!state) return;
+    this.states.delete(id);
+    const own = this.byCaller.get(state.caller);
+    own?.delete(id);
+    if (own?.size === 0) this.byCaller.delete(state.caller);
   }
 
   /**
@@ -144,13 +196,14 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
   release(id: string, errorType?: string): void {
     const state = this.states.get(id);
     state?.end('The connection closed', 'disconnected');
-    this.states.delete(id);
+    this.drop(id);
     if (state) this.reportEnded(state, errorType);
   }
 
   /**
    * Reports a session this node served as ended (`mcp.server.session.duration`). One past its
-   * lifetime ended at its expiry. A state evicted while idle is not an ended session.
+   * lifetime ended at its expiry. A state evicted while idle ends its session only when its id is
+   * refused from then on (no backplane keeps the state).
    */
   private reportEnded(state: LegacySessionState, errorType?: string): void {
     const opened = state.opened;
@@ -169,22 +222,77 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
   }
 
   private broadcast(method: string): void {
-    for (const state of this.states.values()) state.stream?.send({ jsonrpc: '2.0', method });
+    const listening: LegacySessionState[] = [];
+    for (const state of this.states.values()) if (state.stream) listening.push(state);
+    const notification = { jsonrpc: '2.0' as const, method };
+    // In slices, in order: one event to thousands of streams must not stall the calls meanwhile.
+    this.fanOuts.push(function* () {
+      for (const state of listening) {
+        state.stream?.send(notification);
+        yield;
+      }
+    });
   }
 
   private resourceUpdated(uri: string): void {
-    for (const state of this.states.values()) {
-      if (state.subscriptions.has(uri))
-        state.stream?.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
+    const listening: LegacySessionState[] = [];
+    for (const state of this.states.values()) if (state.stream && state.subscriptions.has(uri)) listening.push(state);
+    const notification = { jsonrpc: '2.0' as const, method: 'notifications/resources/updated', params: { uri } };
+    this.fanOuts.push(function* () {
+      for (const state of listening) {
+        state.stream?.send(notification);
+        yield;
+      }
+    });
+  }
+
+  /**
+   * Before a new state of `caller`: its own oldest idle session gives way when it holds its quota;
+   * then, while this node is full, the oldest idle session of the caller holding the most. States
+   * with anything open (a stream, a call, a pushed question) are never dropped.
+   */
+  private makeRoom(caller: string): void {
+    const own = this.byCaller.get(caller);
+    if (own && own.size >= this.options.limits.maxSessionsPerCaller) this.evictOldestIdle(own, true);
+    while (this.states.size >= this.options.legacy.maxSessions) {
+      if (!this.evictFromLargestCaller()) return;
     }
   }
 
-  private evictIdle(): void {
-    if (this.states.size < this.options.legacy.maxSessions) return;
-    for (const [id, state] of this.states) {
-      if (this.states.size < this.options.legacy.maxSessions) return;
-      if (!state.busy) this.states.delete(id);
+  private evictFromLargestCaller(): boolean {
+    let largest: Set<string> | undefined;
+    for (const ids of this.byCaller.values()) if (!largest || ids.size > largest.size) largest = ids;
+    if (largest && this.evictOldestIdle(largest, false)) return true;
+    // The largest holder has nothing idle (rare): the next ones in order of size.
+    const bySize = [...this.byCaller.values()].sort((a, b) => b.size - a.size);
+    return bySize.some((ids) => ids !== largest && this.evictOldestIdle(ids, false));
+  }
+
+  /**
+   * Drops the least recently used idle state among `ids`; false when all are busy. A session over
+   * its caller's quota ends (on every node); one dropped to make room survives only where the
+   * backplane keeps its state, else its id is refused from now on.
+   */
+  private evictOldestIdle(ids: ReadonlySet<string>, overQuota: boolean): boolean {
+    for (const id of ids) {
+      const state = this.states.get(id);
+      if (!state || state.busy) continue;
+      if (overQuota) {
+        this.reportEnded(state);
+        this.endHere(id, 'The caller opened more sessions than limits.maxSessionsPerCaller');
+        this.backplane.end(id).catch((error: unknown) => {
+          this.logger.warn(`Could not record an ended session for the other nodes: ${String(error)}`);
+        });
+      } else {
+        this.drop(id);
+        if (!this.backplane.keepsState) {
+          this.reportEnded(state);
+          this.refuseFromNow(id);
+        }
+      }
+      return true;
     }
+    return false;
   }
 
   private pruneEnded(): void {

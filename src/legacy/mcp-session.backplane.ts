@@ -46,6 +46,16 @@ export abstract class McpSessionBackplane {
   /** Called once at startup with how to act on other nodes' messages. */
   abstract attach(handlers: SessionBackplaneHandlers): void;
 
+  /**
+   * Whether {@link load} gives back all a node needs to serve a session whose idle state it dropped
+   * (log level, subscriptions). When it does, a node that evicts such a state reloads it on the
+   * session's next request; when it does not (the default), the evicted session's id is refused
+   * with 404 from then on, so its client initializes again instead of carrying on with blank state.
+   */
+  get keepsState(): boolean {
+    return false;
+  }
+
   /** The shared state of a session, or undefined when nothing is shared (or nothing was recorded yet). */
   abstract load(sessionId: string): Promise<SharedSessionState | undefined>;
 

@@ -65,6 +65,11 @@ export class RedisSessionBackplane extends McpSessionBackplane {
     this.broadcast = `${redis.prefix}sessions`;
   }
 
+  /** Every change is in the session's hash: an evicted idle state is reloaded from it. */
+  override get keepsState(): boolean {
+    return true;
+  }
+
   attach(handlers: SessionBackplaneHandlers): void {
     this.handlers = handlers;
     try {
@@ -92,7 +97,8 @@ export class RedisSessionBackplane extends McpSessionBackplane {
 
   async end(sessionId: string): Promise<void> {
     const key = this.key(sessionId);
-    await this.redis.run((r) => r.multi().hset(key, 'ended', '1').pexpire(key, this.sessionTtlMs).exec());
+    // The subscriptions go with the session: only the mark that refuses its id stays, until it expires.
+    await this.redis.run((r) => r.multi().del(key).hset(key, 'ended', '1').pexpire(key, this.sessionTtlMs).exec());
     await this.tellAll({ t: 'end', sid: sessionId, from: LOCAL_PUSH_NODE });
   }
 

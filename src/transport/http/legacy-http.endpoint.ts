@@ -6,12 +6,15 @@ import { LegacySessionCodec } from '../../legacy/legacy-session.codec.js';
 import { LegacySessions } from '../../legacy/legacy-sessions.js';
 import { LegacyDispatcher } from '../../legacy/legacy.dispatcher.js';
 import { McpError } from '../../protocol/mcp.error.js';
+import { isJsonRpcId, type JsonRpcId } from '../../protocol/json-rpc.js';
 import type { McpTransportInfo } from '../../protocol/mcp-exchange.js';
 import { LEGACY_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.js';
 import { HttpLegacyChannel, KEEP_ALIVE_MS } from './legacy-http.channel.js';
-import { ResponseWriter, SSE_HEADERS } from './response-writer.js';
+import type { LegacyStream } from '../../legacy/legacy-session.state.js';
+import { ResponseWriter } from './response-writer.js';
 
 const SESSION_HEADER = 'mcp-session-id';
+const SESSION_NOT_FOUND = 'Session not found: it expired or was ended; send initialize to start a new one';
 
 /**
  * Streamable HTTP as 2025-era clients speak it, on the same endpoint as the modern transport:
@@ -42,7 +45,8 @@ export class LegacyHttpEndpoint {
     const method = message['method'];
     if (method === 'initialize') return this.initialize(writer, message, transport);
 
-    const session = await this.session(req, writer, transport);
+    // Refusals carry the id of a request; a posted response's id names our push, not a request.
+    const session = await this.session(req, writer, transport, method !== undefined ? requestIdOf(message) : null);
     if (!session) return;
     if (method === undefined) {
       if (await this.sessions.respond(session.state, message)) return writer.plain(202, {});
@@ -76,27 +80,29 @@ export class LegacyHttpEndpoint {
     }
     const session = await this.session(req, writer, { kind: 'http', request: req });
     if (!session) return;
-    res.writeHead(200, SSE_HEADERS);
-    res.write(': stream open\n\n');
-    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+    const sse = writer.eventStream();
+    sse.comment('stream open');
+    const keepAlive = setInterval(() => sse.comment('keep-alive'), KEEP_ALIVE_MS);
     keepAlive.unref();
-    const stream = {
-      send: (notification: unknown) => {
-        if (!res.writableEnded && !res.destroyed)
-          res.write(`event: message\ndata: ${JSON.stringify(notification)}\n\n`);
+    const stream: LegacyStream = {
+      // A client this far behind would never catch up: dropped, it reconnects with a new GET.
+      send: (notification) => {
+        if (!sse.send(notification)) sse.destroy();
       },
-      close: () => res.end(),
+      // Replaced by a newer GET, or the session ended: what the client did not take yet is dropped.
+      close: () => (sse.backlog > 0 ? sse.destroy() : res.end()),
     };
-    session.state.streams.add(stream);
+    // One stream per session: a new GET replaces (and closes) the one before.
+    session.state.attach(stream);
     res.once('close', () => {
       clearInterval(keepAlive);
-      session.state.streams.delete(stream);
+      session.state.detach(stream);
     });
   }
 
   /** DELETE: ends the session (on every node when a backplane is shared); its id is refused (404) from now on. */
   async delete(req: IncomingMessage, writer: ResponseWriter): Promise<void> {
-    const session = await this.session(req, writer, { kind: 'http', request: req });
+    const session = await this.session(req, writer, { kind: 'http', request: req }, null);
     if (!session) return;
     await this.sessions.end(session.claims.id, 'The client ended the session');
     writer.plain(200, {});
@@ -116,42 +122,68 @@ export class LegacyHttpEndpoint {
     writer.respond(200, { jsonrpc: '2.0', id: request.id, result: answer.result }, { [SESSION_HEADER]: token });
   }
 
-  /** The request's session, or undefined once the refusal was written. */
+  /**
+   * The request's session, or undefined once the refusal was written; `id` is the id of the request
+   * (null for GET, DELETE and posted responses), which every refusal carries.
+   */
   private async session(
     req: IncomingMessage,
     writer: ResponseWriter,
     transport: McpTransportInfo,
+    id: JsonRpcId | null = null,
   ): Promise<LegacySession | undefined> {
     const version = req.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !LEGACY_PROTOCOL_VERSIONS.includes(version.trim())) {
-      writer.refuse(
+      refuse(
+        writer,
         400,
+        id,
         `Unsupported MCP-Protocol-Version: ${version.slice(0, 40)} (supported: ${LEGACY_PROTOCOL_VERSIONS.join(', ')})`,
       );
       return undefined;
     }
     const token = req.headers[SESSION_HEADER];
     if (typeof token !== 'string' || token === '') {
-      writer.refuse(400, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
+      refuse(writer, 400, id, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
       return undefined;
     }
     const claims = this.codec.open(token);
     if (!claims || this.sessions.isEnded(claims.id)) {
-      writer.refuse(404, 'Session not found: it expired or was ended; send initialize to start a new one');
+      refuse(writer, 404, id, SESSION_NOT_FOUND);
       return undefined;
     }
     if (this.legacy.principalOf(transport) !== claims.principal) {
-      writer.refuse(403, 'Forbidden: this session was opened by another principal');
+      refuse(writer, 403, id, 'Forbidden: this session was opened by another principal');
       return undefined;
     }
-    const state = await this.sessions.open(claims.id);
+    const state = await this.sessions.open(claims.id, callerOf(claims.principal, req));
     if (!state) {
-      writer.refuse(404, 'Session not found: it expired or was ended; send initialize to start a new one');
+      refuse(writer, 404, id, SESSION_NOT_FOUND);
       return undefined;
     }
     state.opened ??= { transport: 'http', protocolVersion: claims.protocolVersion, issuedAt: claims.issuedAt };
     return { claims, state };
   }
+}
+
+/** A refusal before dispatch (-32600) that carries the request's id. */
+function refuse(writer: ResponseWriter, status: number, id: JsonRpcId | null, message: string): void {
+  writer.refuseWith(status, failure(id, McpError.invalidRequest(message)).response);
+}
+
+/** The id of a message that is a request, else null. */
+export function requestIdOf(message: unknown): JsonRpcId | null {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return null;
+  const { id } = message as Record<string, unknown>;
+  return isJsonRpcId(id) ? id : null;
+}
+
+/**
+ * Whose quota a session's state counts against: its principal, else the client's address as the
+ * connection shows it (behind a proxy, the proxy's: authenticate callers to tell them apart).
+ */
+function callerOf(principal: string | null, req: IncomingMessage): string {
+  return principal !== null ? `principal:${principal}` : `address:${req.socket.remoteAddress ?? 'unknown'}`;
 }
 
 /** Whether the client reads SSE here; on POST an absent Accept means JSON only. */

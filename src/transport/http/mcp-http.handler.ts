@@ -10,12 +10,12 @@ import { McpHttpAuthenticator } from './mcp-http-authenticator.js';
 import { OriginPolicy } from './origin-policy.js';
 import { BodyTooLargeError, readBody, RequestAbortedError } from './read-body.js';
 import { HttpInbound } from './http-inbound.js';
-import { LegacyHttpEndpoint } from './legacy-http.endpoint.js';
+import { LegacyHttpEndpoint, requestIdOf } from './legacy-http.endpoint.js';
 import { LegacyRefusal } from '../../legacy/legacy-refusal.js';
 import { classifyEra } from '../../legacy/protocol-era.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
 import { META_PROTOCOL_VERSION } from '../../protocol/meta-keys.js';
-import { isJsonRpcId } from '../../protocol/json-rpc.js';
+import { isJsonRpcId, type JsonRpcId } from '../../protocol/json-rpc.js';
 import { isPromiseLike, type MaybePromise } from '../../protocol/maybe-promise.js';
 import { type RefusalListener, ResponseWriter } from './response-writer.js';
 import { McpTelemetry } from '../../telemetry/mcp-telemetry.js';
@@ -55,9 +55,13 @@ export class McpHttpHandler {
     this.writerFor(res).refuse(405, `Method not allowed: the MCP endpoint accepts ${allow.allow}`, allow);
   }
 
-  /** GET (a 2025-era session's stream) or DELETE (ending that session). */
+  /**
+   * GET (a 2025-era session's stream) or DELETE (ending that session). HEAD, which Express routes
+   * to GET handlers, is refused like any other method the endpoint does not serve.
+   */
   async handleSession(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!this.options.eras.legacy) return this.methodNotAllowed(res);
+    if (!this.options.eras.legacy || (req.method !== 'GET' && req.method !== 'DELETE'))
+      return this.methodNotAllowed(res);
     const writer = this.writerFor(res);
     writer.era = 'legacy';
     try {
@@ -162,13 +166,17 @@ export class McpHttpHandler {
     }
     const headers = req.headers;
     const versionHeader = headers['mcp-protocol-version'];
+    const version = typeof versionHeader === 'string' ? versionHeader : undefined;
+    if (Array.isArray(message) && this.options.eras.legacy && classifyEra(message[0], version) === 'legacy') {
+      return this.refuseLegacyBatch(writer, message);
+    }
     if (isJsonObject(message) && typeof message['method'] === 'string') writer.method = message['method'];
-    if (classifyEra(message, typeof versionHeader === 'string' ? versionHeader : undefined) === 'legacy') {
+    if (classifyEra(message, version) === 'legacy') {
       writer.era = 'legacy';
       if (this.options.eras.legacy) {
         return this.legacy
           .post(req, res, writer, message as Record<string, unknown>)
-          .catch((error: unknown) => this.unexpected(writer, error));
+          .catch((error: unknown) => this.unexpected(writer, error, requestIdOf(message)));
       }
       return this.refuseLegacy(writer, message as Record<string, unknown>);
     }
@@ -184,8 +192,20 @@ export class McpHttpHandler {
     if (!isPromiseLike(outcome)) return this.answer(writer, outcome);
     return Promise.resolve(outcome).then(
       (settled) => this.answer(writer, settled),
-      (error: unknown) => this.unexpected(writer, error),
+      (error: unknown) => this.unexpected(writer, error, requestIdOf(message)),
     );
+  }
+
+  /**
+   * A batch from a 2025-era client (2025-03-26 allowed them): refused as a whole, with the id of its
+   * first request, so the client can tell which call failed rather than none.
+   */
+  private refuseLegacyBatch(writer: ResponseWriter, batch: unknown[]): void {
+    writer.era = 'legacy';
+    const first = batch[0] as Record<string, unknown>;
+    if (typeof first['method'] === 'string') writer.method = first['method'];
+    const id = requestIdOf(batch.find((entry) => requestIdOf(entry) !== null));
+    writer.refuseWith(400, failure(id, McpError.invalidRequest('Batch requests are not supported')).response);
   }
 
   /** Writes the dispatcher's answer: its response, or 202 for a notification. */
@@ -221,17 +241,18 @@ export class McpHttpHandler {
     writer.refuseWith(error.httpStatus, failure(isJsonRpcId(message['id']) ? message['id'] : null, error).response);
   }
 
-  private unexpected(writer: ResponseWriter, error: unknown): void {
+  /** A failure nobody answered yet; `id` is the request's, when the body was a request. */
+  private unexpected(writer: ResponseWriter, error: unknown, id: JsonRpcId | null = null): void {
     if (error instanceof McpHttpChallenge) return writer.plain(error.status, error.headers, error.body);
     // Recorded already when it escaped an observed request; else it is a refusal before dispatch.
     const answer = McpTelemetry.wasObserved(error) ? writer.respond.bind(writer) : writer.refuseWith.bind(writer);
     // A shared store that could not answer (e.g. McpUnavailableException): its status and headers.
-    if (error instanceof McpError) return answer(error.httpStatus, failure(null, error).response, error.httpHeaders);
+    if (error instanceof McpError) return answer(error.httpStatus, failure(id, error).response, error.httpHeaders);
     this.logger.error(
       'Unexpected failure in the MCP HTTP endpoint',
       error instanceof Error ? error.stack : String(error),
     );
-    answer(500, failure(null, McpError.internal()).response);
+    answer(500, failure(id, McpError.internal()).response);
   }
 
   /** A writer that reports its refusals (one audit event and span each). */
