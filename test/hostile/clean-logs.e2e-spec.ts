@@ -114,12 +114,12 @@ describe.each(ADAPTERS)('client-caused stops and client text in logs, on %s', (a
   it('client text with CR, LF and escape codes never starts a log line of its own', async () => {
     const forged = 'notes://x\n[Nest] 1  - 01/01/2026, 00:00:00   ERROR [Forged] pwned\r\u001b[31m';
     const marker = logger.lines.length;
+    // Refused (Mcp-Name cannot carry a newline, so it differs): the refusal's audit line names the URI.
     await post(
       server.url,
       { jsonrpc: '2.0', id: 9, method: 'resources/read', params: { uri: forged, _meta: envelope() } },
       mcpHeaders('resources/read', 'notes://x'),
     );
-    await rpc(server.url, 'resources/read', { uri: forged });
     await post(
       server.url,
       { jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'no\nsuch\u2028tool', _meta: envelope() } },
