@@ -36,7 +36,7 @@ describe('InMemoryTaskStore', () => {
     record.status = 'failed';
     const found = await store.get('a');
     expect(found?.status).toBe('working');
-    found!.arguments['n'] = 2;
+    expect(() => (found!.arguments['n'] = 2)).toThrow(TypeError);
     expect((await store.get('a'))?.arguments).toEqual({ n: 1 });
   });
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { McpEventBus } from '../events/mcp-event-bus.js';
-import type { McpTaskRecord } from './mcp-task.record.js';
+import { type McpTaskRecord, statusOf } from './mcp-task.record.js';
 
-/** Hears every change of a task's status or status message. */
+/** Hears every change of a task's status or status message (the record without its arguments). */
 export type McpTaskListener = (record: McpTaskRecord) => void;
 
 /**
@@ -27,7 +27,11 @@ export class McpTaskEvents {
     });
   }
 
+  /**
+   * Publishes the task's status, without its arguments and replay ledger: they never change, can be
+   * large, and a shared bus would serialise them on every progress report.
+   */
   emit(record: McpTaskRecord): void {
-    this.bus.publish({ kind: 'task_changed', task: record });
+    this.bus.publish({ kind: 'task_changed', task: statusOf(record) });
   }
 }

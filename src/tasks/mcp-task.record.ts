@@ -26,12 +26,22 @@ export interface McpTaskError {
  * it; what a node needs to resume the task after `tasks/update` (the tool, its arguments, the
  * caller's capabilities and the replay ledger) is.
  *
+ * A record is an immutable value: a store may hand the same (frozen) object to every reader, and a
+ * change is a new record built by spreading the old one (`{ ...record, status }`), which keeps
+ * sharing the parts it does not change (the arguments, above all). Never mutate one.
+ *
  * @publicApi
  */
 export interface McpTaskRecord {
   taskId: string;
   /** The principal that created the task; only the same principal may see, update or cancel it. */
   owner: string | null;
+  /**
+   * Who the task counts against in the per-caller quotas (`limits.maxRunningTasksPerCaller`,
+   * `limits.maxStoredTasksPerCaller`): `principal:<id>`, else `address:<client address>`, or `stdio`.
+   * Absent on records written before quotas existed (they count against nobody).
+   */
+  caller?: string;
   status: McpTaskStatus;
   statusMessage?: string;
   /** ISO 8601. */
@@ -61,6 +71,17 @@ export interface McpTaskRecord {
   result?: Record<string, unknown>;
   /** The protocol error (status `failed`). */
   error?: McpTaskError;
+}
+
+const NO_ARGUMENTS: Record<string, unknown> = Object.freeze({});
+
+/**
+ * The record without what never changes and can be large (its arguments and replay ledger): what
+ * task-change listeners need (status, payload, owner), so an event costs O(status) to carry.
+ */
+export function statusOf(record: McpTaskRecord): McpTaskRecord {
+  const { replay: _replay, ...status } = record;
+  return { ...status, arguments: NO_ARGUMENTS };
 }
 
 /** The `Task` fields every shape shares (CreateTaskResult, tasks/get, notifications/tasks). */

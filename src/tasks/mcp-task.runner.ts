@@ -21,6 +21,8 @@ import { McpTaskStore } from './mcp-task.store.js';
 import { type TaskCallScope, taskCallScope } from './task-call.scope.js';
 import { declaresTasks, REQUIRED_TASKS_CAPABILITY } from './task-support.js';
 import { TaskAbortedError } from './task-aborted.error.js';
+import { taskCallerOf } from './task-caller.js';
+import { jsonBytes, payloadTooLarge } from './task-payload.js';
 
 /** How one tools/call runs: synchronously, as a task from the start, or as a task once the handler says so. */
 export type TaskMode = 'sync' | 'immediate' | 'handler';
@@ -107,6 +109,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
 
   /** Creates the task and starts the whole handler in the background; resolves to the stored task. */
   async startImmediately(call: TaskCall): Promise<McpTaskRecord> {
+    this.checkArguments(call);
     const record = await this.create(call);
     const controller = this.track(record);
     const exchange = this.taskExchange(call.exchange, record.taskId, controller.signal);
@@ -128,6 +131,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
   async runUntilStarted(
     call: TaskCall,
   ): Promise<{ readonly outcome: McpCallOutcome } | { readonly task: McpTaskRecord }> {
+    this.checkArguments(call);
     const controller = new AbortController();
     let taskId: string | undefined;
     let started!: (record: McpTaskRecord) => void;
@@ -209,13 +213,29 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
     if (updated && cancelled) this.events.emit(updated);
   }
 
+  /** Arguments past `limits.maxTaskPayloadBytes` are refused before anything runs (-32602, HTTP 400). */
+  private checkArguments(call: TaskCall): void {
+    const max = this.options.limits.maxTaskPayloadBytes;
+    const bytes = jsonBytes(call.args);
+    if (bytes > max) {
+      throw McpError.invalidParams(
+        `The arguments of a task may take at most ${max} bytes of JSON (limits.maxTaskPayloadBytes); these take ${bytes}`,
+        { limit: 'maxTaskPayloadBytes', maxBytes: max },
+        400,
+      );
+    }
+  }
+
+  /** Stores the task; the store refuses it past the caller's quotas or its own bound. */
   private async create(call: TaskCall): Promise<McpTaskRecord> {
     const now = this.clock.now();
     const { ttlMs, pollIntervalMs } = this.options.tasks;
+    const { maxRunningTasksPerCaller, maxStoredTasksPerCaller } = this.options.limits;
     const at = new Date(now).toISOString();
     const record: McpTaskRecord = {
       taskId: randomUUID(),
       owner: call.principal,
+      caller: taskCallerOf(call.exchange, call.principal),
       status: 'working',
       createdAt: at,
       lastUpdatedAt: at,
@@ -227,7 +247,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
       protocolVersion: call.exchange.protocolVersion,
       clientCapabilities: { ...call.exchange.clientCapabilities },
     };
-    await this.store.create(record);
+    await this.store.create(record, { maxRunning: maxRunningTasksPerCaller, maxStored: maxStoredTasksPerCaller });
     return record;
   }
 
@@ -276,11 +296,19 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
 
   private async settle(taskId: string, session: ReplaySession, outcome: McpCallOutcome): Promise<void> {
     if (outcome.kind === 'complete') {
-      await this.finish(taskId, (record) => ({
-        ...record,
-        status: 'completed',
-        result: { ...toCallToolResult(outcome.value) },
-      }));
+      const result = { ...toCallToolResult(outcome.value) };
+      const max = this.options.limits.maxTaskPayloadBytes;
+      const bytes = jsonBytes(result);
+      if (bytes > max) {
+        // Keeping megabytes for the task's lifetime is what the bound prevents: the task fails instead.
+        this.logger.warn(
+          `Task ${taskId} failed: its result takes ${bytes} bytes of JSON, over limits.maxTaskPayloadBytes (${max})`,
+        );
+        const error = payloadTooLarge(bytes, max);
+        await this.finish(taskId, (record) => ({ ...record, status: 'failed', statusMessage: error.message, error }));
+        return;
+      }
+      await this.finish(taskId, (record) => ({ ...record, status: 'completed', result }));
       return;
     }
     const signal = session.lastInputRequired!;
@@ -368,7 +396,8 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
         },
         record.replay!,
       );
-      const input = tool.validate ? validatedInput(tool, record.arguments) : record.arguments;
+      // The stored arguments are shared and frozen: a handler gets its own copy, as on its first run.
+      const input = tool.validate ? validatedInput(tool, record.arguments) : structuredClone(record.arguments);
       const scope: TaskCallScope = { taskId: record.taskId, start: async () => {} };
       this.follow(record.taskId, controller, session, this.invoke(tool, input, session, exchange, scope));
     };

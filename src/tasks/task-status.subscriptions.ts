@@ -37,7 +37,8 @@ export class TaskStatusSubscriptions {
     if (!Array.isArray(requested)) throw McpError.invalidParams('params.notifications.taskIds must be an array');
     if (!declaresTasks(exchange.clientCapabilities)) throw McpError.missingCapability({ ...REQUIRED_TASKS_CAPABILITY });
     const principal = this.principals.resolve(exchange);
-    const wanted = [...new Set(requested.filter((id): id is string => typeof id === 'string'))].slice(0, 1000);
+    // Bounded by subscriptions/listen (limits.maxListenFilterEntries) before it gets here.
+    const wanted = [...new Set(requested.filter((id): id is string => typeof id === 'string'))];
     const records = await Promise.all(wanted.map((id) => this.store.get(id)));
     const taskIds = wanted.filter((_, i) => records[i] !== undefined && records[i]!.owner === principal);
     const ids = new Set(taskIds);

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { ResultStamp } from '../dispatch/result-stamp.js';
 import type { McpMethodGroup, MethodHandler } from '../dispatch/method-handler.js';
 import { McpPrincipalSource } from '../mrtr/mcp-principal.source.js';
@@ -12,13 +12,15 @@ import { detailedTask, type McpTaskRecord } from './mcp-task.record.js';
 import { McpTaskRunner } from './mcp-task.runner.js';
 import { McpTaskStore } from './mcp-task.store.js';
 import { declaresTasks, REQUIRED_TASKS_CAPABILITY, TASKS_EXTENSION } from './task-support.js';
+import { TaskMethodsLimiter } from './task-methods.limiter.js';
 
 /**
  * tasks/get, tasks/update and tasks/cancel (SEP-2663), advertised as
  * `capabilities.extensions["io.modelcontextprotocol/tasks"]` once a tool supports tasks. Only
  * requests that declare the extension are served (else -32021), and only the principal that
  * created a task may see, answer or cancel it: to anyone else it does not exist (-32602). The
- * removed v1 methods tasks/result and tasks/list are unknown (-32601).
+ * removed v1 methods tasks/result and tasks/list are unknown (-32601). With a rate limiter that
+ * provides {@link TaskMethodsLimiter} (`McpThrottlerModule`), each call is counted first.
  */
 @Injectable()
 export class TasksMethods implements McpMethodGroup {
@@ -27,6 +29,7 @@ export class TasksMethods implements McpMethodGroup {
     private readonly runner: McpTaskRunner,
     private readonly principals: McpPrincipalSource,
     private readonly stamp: ResultStamp,
+    @Optional() private readonly limiter?: TaskMethodsLimiter,
   ) {}
 
   enabled(): boolean {
@@ -57,6 +60,7 @@ export class TasksMethods implements McpMethodGroup {
     // The 2025-era leg reaches every dispatcher method: these belong to the 2026-07-28 extension.
     if (!isModernProtocolVersion(exchange.protocolVersion)) throw McpError.methodNotFound(exchange.method);
     if (!declaresTasks(exchange.clientCapabilities)) throw McpError.missingCapability({ ...REQUIRED_TASKS_CAPABILITY });
+    if (this.limiter) await this.limiter.check(exchange);
     const taskId = exchange.params['taskId'];
     if (typeof taskId !== 'string' || taskId === '') throw McpError.invalidParams('params.taskId must be a string');
     const record = await this.store.get(taskId);
