@@ -130,6 +130,7 @@ describe.each(ADAPTERS)('client-caused stops and client text in logs, on %s', (a
     const written = logger.lines.slice(marker);
     // The debug audit line is the one that prints method and target as received.
     expect(written.some((l) => l.level === 'debug' && l.text.includes('resources/read'))).toBe(true);
+    // eslint-disable-next-line no-control-regex
     for (const line of written) expect(line.text).not.toMatch(/[\r\n\u001b\u2028]/);
   });
 });
