@@ -13,38 +13,48 @@ const SEVERITY: Readonly<Record<LoggingLevel, number>> = {
   emergency: 7,
 };
 
+/** What a call that did not have to wait returns: one settled promise, not one per message. */
+const DONE: Promise<void> = Promise.resolve();
+
 /**
  * Sends log messages to the client of the MCP call in progress (`notifications/message`,
  * deprecated in 2026-07-28). Only requests whose `_meta` sets a log level receive them, and only at
  * or above that level; otherwise calls are no-ops.
  *
+ * Each call returns a promise that is settled at once, or, while the client is not reading its
+ * stream as fast as messages are written, settles once it caught up (or went away). Awaiting it
+ * lets a chatty handler go at its client's pace; a handler that does not await and keeps writing to
+ * a client more than `limits.maxStreamBacklogBytes` behind has its call aborted
+ * (`McpCallAbortedError`, reason `client-behind`). The promise never rejects.
+ *
  * @publicApi
  */
 @Injectable()
 export class McpClientLogger {
-  log(level: LoggingLevel, data: unknown, logger?: string): void {
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
     const exchange = mcpCallScope.getStore()?.exchange;
-    if (!exchange?.logLevel || SEVERITY[level] < SEVERITY[exchange.logLevel] || exchange.signal.aborted) return;
-    exchange.notify({
+    if (!exchange?.logLevel || SEVERITY[level] < SEVERITY[exchange.logLevel] || exchange.signal.aborted) return DONE;
+    const sent = exchange.notify({
       jsonrpc: '2.0',
       method: 'notifications/message',
       params: { level, data, ...(logger && { logger }) },
     });
+    return sent ?? DONE;
   }
 
-  debug(data: unknown, logger?: string): void {
-    this.log('debug', data, logger);
+  debug(data: unknown, logger?: string): Promise<void> {
+    return this.log('debug', data, logger);
   }
 
-  info(data: unknown, logger?: string): void {
-    this.log('info', data, logger);
+  info(data: unknown, logger?: string): Promise<void> {
+    return this.log('info', data, logger);
   }
 
-  warning(data: unknown, logger?: string): void {
-    this.log('warning', data, logger);
+  warning(data: unknown, logger?: string): Promise<void> {
+    return this.log('warning', data, logger);
   }
 
-  error(data: unknown, logger?: string): void {
-    this.log('error', data, logger);
+  error(data: unknown, logger?: string): Promise<void> {
+    return this.log('error', data, logger);
   }
 }

@@ -8,7 +8,7 @@ export interface McpInbound {
   readonly transport: McpTransportInfo;
   readonly signal: AbortSignal;
   /** Writes a notification related to this request (HTTP switches the response to SSE). */
-  notify(notification: JsonRpcNotification): void;
+  notify(notification: JsonRpcNotification): void | Promise<void>;
   /** Cross-checks transport metadata (HTTP `Mcp-*` headers) with the body; throws -32020. */
   verifyHeaders?(method: string, params: Readonly<Record<string, unknown>>, protocolVersion: string): void;
   /** Cross-checks `Mcp-Param-*` headers with the arguments of a tool that declares `x-mcp-header`. */

@@ -27,7 +27,7 @@ export class ModernExchange implements McpExchange {
   readonly logLevel: LoggingLevel | undefined;
   readonly progressToken: string | number | undefined;
   readonly transport: McpTransportInfo;
-  readonly notify: (notification: JsonRpcNotification) => void;
+  readonly notify: (notification: JsonRpcNotification) => void | Promise<void>;
   readonly #inbound: McpInbound;
 
   constructor(fields: ExchangeFields, inbound: McpInbound) {

@@ -17,8 +17,9 @@ export interface LegacyChannel {
   readonly transport: McpTransportInfo;
   /** Aborted when the client goes away before the answer is written. */
   readonly signal: AbortSignal;
-  notify(notification: JsonRpcNotification): void;
+  /** A promise while the client is behind: it settles once the client caught up. */
+  notify(notification: JsonRpcNotification): void | Promise<void>;
   /** False when the client cannot receive requests here (an HTTP POST that accepts only JSON). */
   readonly canRequest: boolean;
-  request(request: JsonRpcRequest): void;
+  request(request: JsonRpcRequest): void | Promise<void>;
 }

@@ -14,7 +14,7 @@ import type { LegacyChannel } from './legacy-channel.js';
 export class LegacyInbound implements McpInbound {
   readonly transport: McpTransportInfo;
   /** An own function: the exchange hands it on detached. */
-  readonly notify: (notification: JsonRpcNotification) => void;
+  readonly notify: (notification: JsonRpcNotification) => void | Promise<void>;
 
   constructor(
     channel: LegacyChannel,

@@ -26,6 +26,9 @@ export interface McpExchange {
   readonly transport: McpTransportInfo;
   /** Aborted when the client goes away (closed connection) or the server shuts down. */
   readonly signal: AbortSignal;
-  /** Sends a notification related to this request on its response stream (switches HTTP to SSE). */
-  notify(notification: JsonRpcNotification): void;
+  /**
+   * Sends a notification related to this request on its response stream (switches HTTP to SSE).
+   * While the client is behind on that stream it returns a promise that settles once it caught up.
+   */
+  notify(notification: JsonRpcNotification): void | Promise<void>;
 }

@@ -1,5 +1,7 @@
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { McpEventBus } from '../../events/mcp-event-bus.js';
+import { MCP_OPTIONS } from '../../mcp.module-definition.js';
+import type { McpLimitsOptions, ResolvedMcpOptions } from '../../mcp.options.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import type { McpExchange } from '../../protocol/mcp-exchange.js';
 import { McpMethod } from '../../protocol/mcp-methods.js';
@@ -26,14 +28,17 @@ interface SubscriptionFilter {
 /**
  * subscriptions/listen: a long-lived response stream that first acknowledges the honoured filter,
  * then carries the list_changed and resource-updated notifications the client asked for, each
- * tagged with the subscription id (the listen request's id). It ends when the client disconnects,
- * or with a result when the server shuts down.
+ * tagged with the subscription id (the listen request's id). It ends when the client disconnects
+ * (or falls too far behind on the stream, which is then dropped), or with a result when the server
+ * shuts down. The filter's lists are bounded (`limits.maxListenFilterEntries`, `limits.maxUriLength`),
+ * so neither the stream's state nor its acknowledgement can grow with what a client sends.
  */
 @Injectable()
 export class SubscriptionsMethods implements McpMethodGroup, OnModuleDestroy {
   private readonly open = new Set<() => void>();
 
   constructor(
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly bus: McpEventBus,
     private readonly stamp: ResultStamp,
     private readonly taskStatus: TaskStatusSubscriptions,
@@ -52,7 +57,7 @@ export class SubscriptionsMethods implements McpMethodGroup, OnModuleDestroy {
   }
 
   private async listen(exchange: McpExchange): Promise<Record<string, unknown>> {
-    const filter = honoured(exchange.params['notifications']);
+    const filter = honoured(exchange.params['notifications'], this.options.limits);
     const subscriptionId = exchange.id;
     const meta = { [META_SUBSCRIPTION_ID]: subscriptionId };
     const send = (method: string, params: Record<string, unknown> = {}) =>
@@ -89,8 +94,11 @@ export class SubscriptionsMethods implements McpMethodGroup, OnModuleDestroy {
   }
 }
 
-/** The subset of the requested filter this server honours (all of it, when well formed). */
-function honoured(raw: unknown): SubscriptionFilter {
+/**
+ * The subset of the requested filter this server honours (all of it, when well formed); a list
+ * longer than the bounds allow, or a URI longer than `maxUriLength`, is refused (-32602, HTTP 400).
+ */
+function honoured(raw: unknown, limits: Readonly<Required<McpLimitsOptions>>): SubscriptionFilter {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw McpError.invalidParams('params.notifications must be an object (the subscription filter)');
   }
@@ -100,6 +108,27 @@ function honoured(raw: unknown): SubscriptionFilter {
   if (requested['promptsListChanged'] === true) filter.promptsListChanged = true;
   if (requested['resourcesListChanged'] === true) filter.resourcesListChanged = true;
   const uris = requested['resourceSubscriptions'];
-  if (Array.isArray(uris)) filter.resourceSubscriptions = uris.filter((u): u is string => typeof u === 'string');
+  boundEntries(uris, 'resourceSubscriptions', limits.maxListenFilterEntries);
+  boundEntries(requested['taskIds'], 'taskIds', limits.maxListenFilterEntries);
+  if (Array.isArray(uris)) {
+    const strings = uris.filter((u): u is string => typeof u === 'string');
+    const tooLong = strings.findIndex((uri) => uri.length > limits.maxUriLength);
+    if (tooLong !== -1) {
+      throw McpError.invalidParams(
+        `params.notifications.resourceSubscriptions[${tooLong}] is longer than ${limits.maxUriLength} characters (limits.maxUriLength)`,
+        { limit: 'maxUriLength', max: limits.maxUriLength },
+      );
+    }
+    filter.resourceSubscriptions = [...new Set(strings)];
+  }
   return filter;
+}
+
+/** Refuses a filter list with more entries than `max` (limits.maxListenFilterEntries). */
+function boundEntries(list: unknown, name: 'resourceSubscriptions' | 'taskIds', max: number): void {
+  if (!Array.isArray(list) || list.length <= max) return;
+  throw McpError.invalidParams(
+    `params.notifications.${name} lists ${list.length} entries; at most ${max} are accepted (limits.maxListenFilterEntries)`,
+    { limit: 'maxListenFilterEntries', max },
+  );
 }

@@ -15,7 +15,7 @@ import type { ResponseWriter } from './response-writer.js';
  */
 export class HttpInbound implements McpInbound {
   readonly transport: McpTransportInfo;
-  readonly notify: (notification: JsonRpcNotification) => void;
+  readonly notify: (notification: JsonRpcNotification) => void | Promise<void>;
   readonly verifyHeaders: (method: string, params: Readonly<Record<string, unknown>>, protocolVersion: string) => void;
   readonly verifyToolHeaders: (
     headerParams: readonly McpHeaderParam[],

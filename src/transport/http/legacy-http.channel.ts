@@ -28,14 +28,15 @@ export class HttpLegacyChannel implements LegacyChannel {
     return disconnectSignal(this.res);
   }
 
-  notify(notification: JsonRpcNotification): void {
-    this.writer.notify(notification);
+  /** A promise while the client is behind on the stream (see {@link ResponseWriter.notify}). */
+  notify(notification: JsonRpcNotification): void | Promise<void> {
+    return this.writer.notify(notification);
   }
 
   /** A pushed request; from the first one on, the stream gets a keep-alive comment now and then. */
-  request(request: JsonRpcRequest): void {
-    this.writer.notify(request);
+  request(request: JsonRpcRequest): void | Promise<void> {
     this.keepAlive ??= setInterval(() => this.writer.comment('keep-alive'), KEEP_ALIVE_MS).unref();
+    return this.writer.notify(request);
   }
 
   /** The request is answered: no more keep-alives. */

@@ -257,7 +257,7 @@ export class McpHttpHandler {
 
   /** A writer that reports its refusals (one audit event and span each). */
   private writerFor(res: ServerResponse): ResponseWriter {
-    return new ResponseWriter(res, this.onRefused);
+    return new ResponseWriter(res, this.onRefused, this.options.limits.maxStreamBacklogBytes);
   }
 
   /** One listener for every writer: nothing is allocated per request for refusals that never come. */

@@ -1,23 +1,26 @@
 import type { ServerResponse } from 'node:http';
 import { failure } from '../../dispatch/mcp.dispatcher.js';
+import { LIMIT_DEFAULTS } from '../../mcp.options.js';
+import { McpCallAbortedError } from '../../protocol/mcp-call-aborted.error.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/json-rpc.js';
+import { abortResponse } from './disconnect-signal.js';
+import { SseStream } from './sse-stream.js';
 
-export const SSE_HEADERS = {
-  'content-type': 'text/event-stream',
-  'cache-control': 'no-cache, no-transform',
-  'x-accel-buffering': 'no',
-} as const;
+export { SSE_HEADERS } from './sse-stream.js';
 
 /** Told of every request refused before dispatch (the audit event and span of the refusal). */
 export type RefusalListener = (status: number, response: JsonRpcResponse, writer: ResponseWriter) => void;
 
 /**
  * Writes one request's answer: a single JSON body, or — once the handler emitted a notification
- * first — an SSE stream scoped to this request that ends with the response.
+ * first — an SSE stream scoped to this request that ends with the response. The stream honours
+ * backpressure: while its client is behind, progress is dropped and other messages hand back a
+ * promise that settles once the client caught up; a client more than `maxStreamBacklogBytes`
+ * behind gets its call aborted (`client-behind`) and its connection dropped.
  */
 export class ResponseWriter {
-  private streaming = false;
+  private sse: SseStream | undefined;
   /** What the endpoint learnt of the message so far, for a refusal's audit event. */
   era: 'modern' | 'legacy' = 'modern';
   method: string | undefined;
@@ -25,22 +28,50 @@ export class ResponseWriter {
   constructor(
     readonly res: ServerResponse,
     private readonly onRefused?: RefusalListener,
+    private readonly maxBacklogBytes: number = LIMIT_DEFAULTS.maxStreamBacklogBytes,
   ) {}
+
+  private get streaming(): boolean {
+    return this.sse !== undefined;
+  }
 
   get closed(): boolean {
     return this.res.writableEnded || this.res.destroyed;
   }
 
-  /** A notification, or (2025-era sessions only) a server-to-client request, ahead of the response. */
-  notify(message: JsonRpcNotification | JsonRpcRequest): void {
+  /**
+   * A notification, or (2025-era sessions only) a server-to-client request, ahead of the response.
+   * Returns a promise while the client is behind: it settles when the client caught up (or left).
+   */
+  notify(message: JsonRpcNotification | JsonRpcRequest): void | Promise<void> {
     if (this.closed) return;
-    this.startStream();
-    this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    const sse = this.startStream();
+    // Progress is superseded by the next report: while the client is behind, it is not kept.
+    if (sse.behind && message.method === 'notifications/progress') return;
+    if (!sse.send(message)) return this.dropBehind();
+    if (sse.behind) return sse.drained();
+  }
+
+  /** Answers with a standalone SSE stream (a 2025-era GET), bounded like every other. */
+  eventStream(): SseStream {
+    return this.startStream();
   }
 
   /** An SSE comment line (keep-alive) on a stream already open; ignored otherwise. */
   comment(text: string): void {
-    if (this.streaming && !this.closed) this.res.write(`: ${text}\n\n`);
+    this.sse?.comment(text);
+  }
+
+  /** The client is too far behind: the call stops (its handler sees why) and the connection goes. */
+  private dropBehind(): void {
+    abortResponse(
+      this.res,
+      new McpCallAbortedError(
+        `The client fell more than ${this.maxBacklogBytes} bytes behind on its stream`,
+        'client-behind',
+      ),
+    );
+    this.sse?.destroy();
   }
 
   /** Ends the answer without a response (a cancelled 2025-era call): an SSE stream that just closes. */
@@ -74,10 +105,12 @@ export class ResponseWriter {
     this.res.end(json);
   }
 
-  private startStream(): void {
-    if (this.streaming) return;
-    this.streaming = true;
-    this.res.writeHead(200, SSE_HEADERS);
+  private startStream(): SseStream {
+    if (!this.sse) {
+      this.sse = new SseStream(this.res, this.maxBacklogBytes);
+      this.sse.open();
+    }
+    return this.sse;
   }
 
   /** A request refused before dispatch: a JSON-RPC error (-32600, id null) with this HTTP status. */

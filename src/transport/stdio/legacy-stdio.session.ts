@@ -38,7 +38,7 @@ export class LegacyStdioSession {
     const id = `stdio-${randomBytes(9).toString('base64url')}`;
     const state = services.sessions.state(id);
     // The output is the session's stream: list_changed and resource updates go straight to it.
-    state.streams.add({ send: (notification) => this.write(notification), close: () => undefined });
+    state.attach({ send: (notification) => this.write(notification), close: () => undefined });
     this.session = {
       claims: {
         id,
@@ -58,7 +58,8 @@ export class LegacyStdioSession {
   async handle(
     message: Record<string, unknown>,
     signal: AbortSignal,
-    isAnswered: () => boolean,
+    /** Writes this call's notifications and pushed requests (nothing once it is answered), bounded. */
+    notify: (message: JsonRpcNotification | JsonRpcRequest) => void | Promise<void>,
   ): Promise<JsonRpcResponse | undefined> {
     const { dispatcher } = this.services;
     const method = message['method'];
@@ -104,11 +105,9 @@ export class LegacyStdioSession {
     const channel: LegacyChannel = {
       transport: STDIO,
       signal,
-      notify: (notification) => {
-        if (!isAnswered()) this.write(notification);
-      },
+      notify,
       canRequest: true,
-      request: (pushed) => this.write(pushed),
+      request: notify,
     };
     return dispatcher.request(request, this.session, channel);
   }

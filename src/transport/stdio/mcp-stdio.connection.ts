@@ -17,6 +17,9 @@ import { McpHttpChallenge } from '../../protocol/mcp-http-challenge.js';
 import { LineSplitter, type LineEvent } from './line-splitter.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
 import { McpCallAbortedError } from '../../protocol/mcp-call-aborted.error.js';
+import { LIMIT_DEFAULTS } from '../../mcp.options.js';
+
+type OutgoingMessage = JsonRpcResponse | JsonRpcNotification | JsonRpcRequest;
 
 const STDIO = Object.freeze({ kind: 'stdio' } as const);
 
@@ -27,6 +30,11 @@ export interface McpStdioConnectionOptions {
   /** The largest line accepted, in bytes (newline excluded). */
   readonly maxLineBytes: number;
   readonly logger?: Logger;
+  /**
+   * How far the client may fall behind on the output, in bytes written but not yet taken
+   * (`limits.maxStreamBacklogBytes`). Default 1048576.
+   */
+  readonly maxBacklogBytes?: number;
   /** The 2025-era leg; without it every connection is served as 2026-07-28. */
   readonly legacy?: LegacyStdioServices;
 }
@@ -56,6 +64,7 @@ export class McpStdioConnection {
   private outputBroken = false;
   private settled = false;
   private resolveClosed!: () => void;
+  private drain: Promise<void> | undefined;
   /** Decided by the first JSON-RPC message, for the whole connection. */
   private era: McpProtocolEra | undefined;
   private legacySession: LegacyStdioSession | undefined;
@@ -163,13 +172,13 @@ export class McpStdioConnection {
       if (this.era === 'legacy')
         this.legacySession = new LegacyStdioSession(
           this.options.legacy!,
-          (m) => this.write(m),
+          (m) => this.writeUnsolicited(m),
           this.logger,
           (response, method) => this.recordRefusal(response, method),
         );
     }
     if (this.legacySession && isJsonObject(message)) {
-      this.track((signal) => this.answerLegacy(this.legacySession!, message, signal));
+      this.track((signal, abort) => this.answerLegacy(this.legacySession!, message, signal, abort));
       return;
     }
     if (isResponse(message)) {
@@ -179,7 +188,7 @@ export class McpStdioConnection {
       );
       return;
     }
-    this.track((signal) => this.answer(message, signal));
+    this.track((signal, abort) => this.answer(message, signal, abort));
   }
 
   /** Answers a message refused before dispatch, and records it (one audit event, one span). */
@@ -198,10 +207,10 @@ export class McpStdioConnection {
   }
 
   /** Runs one message's answer as a call in flight: counted, abortable, awaited on close. */
-  private track(run: (signal: AbortSignal) => Promise<void>): void {
+  private track(run: (signal: AbortSignal, abort: AbortController) => Promise<void>): void {
     const abort = new AbortController();
     this.inFlight.add(abort);
-    void run(abort.signal).finally(() => {
+    void run(abort.signal, abort).finally(() => {
       this.inFlight.delete(abort);
       this.finishIfIdle();
     });
@@ -211,11 +220,13 @@ export class McpStdioConnection {
     session: LegacyStdioSession,
     message: Record<string, unknown>,
     signal: AbortSignal,
+    abort: AbortController,
   ): Promise<void> {
     let answered = false;
+    const notify = (m: JsonRpcNotification | JsonRpcRequest) => (answered ? undefined : this.writeForCall(m, abort));
     let response: JsonRpcResponse | undefined;
     try {
-      response = await session.handle(message, signal, () => answered);
+      response = await session.handle(message, signal, notify);
     } catch (error) {
       response = this.unexpected(idOf(message), error);
     }
@@ -223,15 +234,13 @@ export class McpStdioConnection {
     if (response) this.write(response, idOf(message));
   }
 
-  private async answer(message: unknown, signal: AbortSignal): Promise<void> {
+  private async answer(message: unknown, signal: AbortSignal, abort: AbortController): Promise<void> {
     let answered = false;
     const inbound: McpInbound = {
       transport: STDIO,
       signal,
       // A notification after the response would be orphaned: the client has moved on.
-      notify: (notification) => {
-        if (!answered) this.write(notification);
-      },
+      notify: (notification) => (answered ? undefined : this.writeForCall(notification, abort)),
     };
     let response: JsonRpcResponse | undefined;
     try {
@@ -255,8 +264,60 @@ export class McpStdioConnection {
     return failure(id, McpError.internal()).response;
   }
 
+  /**
+   * A call's notification or pushed request, bounded like an HTTP stream: while the client is
+   * behind, progress is dropped and the rest hands back a promise that settles once it caught up;
+   * a client further behind than the bound gets the call aborted (`client-behind`), and the call's
+   * later notifications are dropped. The connection itself stays: its other calls still answer.
+   */
+  private writeForCall(message: JsonRpcNotification | JsonRpcRequest, abort: AbortController): void | Promise<void> {
+    const { output } = this.options;
+    const reason: unknown = abort.signal.reason;
+    if (reason instanceof McpCallAbortedError && reason.reason === 'client-behind') return;
+    if (output.writableNeedDrain && message.method === 'notifications/progress') return;
+    this.write(message);
+    if (output.writableLength > this.maxBacklogBytes) {
+      abort.abort(
+        new McpCallAbortedError(
+          `The client fell more than ${this.maxBacklogBytes} bytes behind on the output`,
+          'client-behind',
+        ),
+      );
+      return;
+    }
+    if (output.writableNeedDrain) return this.drained();
+  }
+
+  /** A session's list_changed or resource update: dropped while the client is further behind than the bound. */
+  private writeUnsolicited(message: OutgoingMessage): void {
+    if (this.options.output.writableLength > this.maxBacklogBytes && !('id' in message)) return;
+    this.write(message);
+  }
+
+  private get maxBacklogBytes(): number {
+    return this.options.maxBacklogBytes ?? LIMIT_DEFAULTS.maxStreamBacklogBytes;
+  }
+
+  /** Settles once the output took what was written (or went away); one promise for every waiter. */
+  private drained(): Promise<void> {
+    const { output } = this.options;
+    this.drain ??= new Promise<void>((resolve) => {
+      const done = () => {
+        output.off('drain', done);
+        output.off('close', done);
+        output.off('error', done);
+        this.drain = undefined;
+        resolve();
+      };
+      output.on('drain', done);
+      output.on('close', done);
+      output.on('error', done);
+    });
+    return this.drain;
+  }
+
   /** One message, one line, one write call: lines from concurrent calls never interleave. */
-  private write(message: JsonRpcResponse | JsonRpcNotification | JsonRpcRequest, responseId?: JsonRpcId | null): void {
+  private write(message: OutgoingMessage, responseId?: JsonRpcId | null): void {
     const { output, input } = this.options;
     if (this.outputBroken || output.destroyed || output.writableEnded) return;
     let line: string;

@@ -7,7 +7,7 @@ import { McpAccessPolicy } from '../../dispatch/mcp-access-policy.js';
 import { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
 import { McpModule } from '../../mcp.module.js';
 import { MCP_OPTIONS } from '../../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../../mcp.options.js';
+import { LIMIT_DEFAULTS, type ResolvedMcpOptions } from '../../mcp.options.js';
 import { INTEGRATION_ACCESS_POLICY } from '../../mcp.tokens.js';
 import { ElicitationContext } from '../../mrtr/elicitation.context.js';
 import type { McpExchange } from '../../protocol/mcp-exchange.js';
@@ -522,7 +522,7 @@ describe('McpStdioTransport with a dispatcher that fails unexpectedly', () => {
         return { status: 200, response: { jsonrpc: '2.0', id: message.id, result: {} } };
       },
     } as unknown as McpDispatcher;
-    const options = { maxBodyBytes: MAX_LINE } as ResolvedMcpOptions;
+    const options = { maxBodyBytes: MAX_LINE, limits: LIMIT_DEFAULTS } as ResolvedMcpOptions;
     const wire = new Wire(new McpStdioTransport(options, dispatcher));
     wire.send('{"jsonrpc":"2.0","id":1,"method":"x"}\n{"jsonrpc":"2.0","id":2,"method":"x"}\n');
     const messages = await wire.waitFor(2);

@@ -64,6 +64,7 @@ export class McpStdioTransport {
       input: streams.input ?? process.stdin,
       output: streams.output ?? process.stdout,
       maxLineBytes,
+      maxBacklogBytes: this.options.limits.maxStreamBacklogBytes,
       logger: this.logger,
       legacy:
         this.legacy && this.sessions && this.refusal
