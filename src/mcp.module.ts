@@ -25,6 +25,7 @@ import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpHandlerFactory } from './discovery/mcp-handler.factory.js';
 import { McpToolFactory } from './discovery/mcp-tool.factory.js';
 import { McpToolRegistry } from './discovery/mcp-tool.registry.js';
+import { McpServerExtensions } from './discovery/mcp-server-extensions.js';
 import { MCP_MODULE_OPTIONS, MCP_OPTIONS, McpConfigurableModule } from './mcp.module-definition.js';
 import { type McpModuleOptions, type ResolvedMcpOptions, resolveMcpOptions } from './mcp.options.js';
 import {
@@ -189,6 +190,7 @@ const methodGroups: Provider[] = [
     McpToolRegistry,
     McpPromptRegistry,
     McpResourceRegistry,
+    McpServerExtensions,
     McpResourceUpdates,
     ListChangeRelay,
     McpRegistrar,
@@ -216,6 +218,7 @@ const methodGroups: Provider[] = [
     McpToolRegistry,
     McpPromptRegistry,
     McpResourceRegistry,
+    McpServerExtensions,
     McpPrincipalSource,
     McpDispatcher,
     LegacyDispatcher,

@@ -13,6 +13,11 @@ export interface McpResourceTemplateOptions {
   description?: string;
   mimeType?: string;
   annotations?: Annotations;
+  /**
+   * Extra `_meta` advertised with the template in resources/templates/list and put on the contents
+   * resources/read answers for the URI read (keys the handler's own contents set win).
+   */
+  _meta?: Record<string, unknown>;
   /** Completers per template variable (completion/complete). */
   completers?: Readonly<Record<string, McpCompleter>>;
 }

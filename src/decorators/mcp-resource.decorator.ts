@@ -12,6 +12,11 @@ export interface McpResourceOptions {
   mimeType?: string;
   size?: number;
   annotations?: Annotations;
+  /**
+   * Extra `_meta` advertised with the resource in resources/list and put on the contents
+   * resources/read answers for its URI (keys the handler's own contents set win).
+   */
+  _meta?: Record<string, unknown>;
 }
 
 /**

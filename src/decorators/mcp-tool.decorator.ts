@@ -3,6 +3,30 @@ import type { JsonSchema, ToolAnnotations } from '../protocol/wire-types.js';
 import { MCP_TOOL_METADATA } from './mcp-metadata.constants.js';
 import type { McpTaskCreation, McpTaskSupport } from '../tasks/task-support.js';
 
+/**
+ * Who may use a tool linked to an MCP App: `'model'` (the agent sees and calls it) and `'app'`
+ * (the app calls it through the host).
+ *
+ * @publicApi
+ */
+export type McpUiVisibility = 'model' | 'app';
+
+/**
+ * Links a tool to an MCP App (the `io.modelcontextprotocol/ui` extension): hosts that render apps
+ * show the tool's result in the app resource's UI.
+ *
+ * @publicApi
+ */
+export interface McpToolUiOptions {
+  /** The `ui://` URI of the app resource (`@McpAppResource` of `@mocapi/nestjs/apps`). */
+  resourceUri: string;
+  /**
+   * Default (omitted): `['model', 'app']`. `['app']` makes a tool only the app calls: hosts keep it
+   * from the model, and clients that do not render apps do not see it in tools/list at all.
+   */
+  visibility?: readonly McpUiVisibility[];
+}
+
 /** @publicApi */
 export interface McpToolOptions {
   /** Tool name; defaults to the method name. Must match `^[A-Za-z0-9_./-]{1,64}$`. */
@@ -20,6 +44,13 @@ export interface McpToolOptions {
   outputSchema?: JsonSchema;
   /** Extra `_meta` advertised with the tool in tools/list. */
   _meta?: Record<string, unknown>;
+  /**
+   * Links the tool to an MCP App: tools/list carries `_meta.ui` (`resourceUri`, `visibility`) to
+   * clients that declare the `io.modelcontextprotocol/ui` extension, and the same tool without it to
+   * the others (the result's text content is what they show). With `McpAppsModule`, a link to a
+   * resource that is not an app resource fails at startup.
+   */
+  ui?: McpToolUiOptions;
   /**
    * Exactly-once completion of this tool's elicitation flows: the first completion of a flow is
    * recorded, and a replayed or concurrent final round gets that result without running the

@@ -1,5 +1,6 @@
 import type { ExecutionContext } from '@nestjs/common';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
+import { clientRendersApps } from './mcp-apps.support.js';
 
 /**
  * What guards, interceptors and filters can read about an MCP call, on the model of
@@ -42,6 +43,14 @@ export class McpExecutionContext {
   /** Shorthand for tools: the name of the tool being called. */
   getToolName(): string | undefined {
     return this.getMethod() === 'tools/call' ? this.getTarget() : undefined;
+  }
+
+  /**
+   * Whether this client renders MCP Apps (it declared `io.modelcontextprotocol/ui` with the app
+   * MIME type: in `initialize` for a 2025-era session, in the request's `_meta` on 2026-07-28).
+   */
+  rendersApps(): boolean {
+    return clientRendersApps(this.getExchange());
   }
 
   /** The underlying Node HTTP request, when the call came over HTTP. */

@@ -24,7 +24,7 @@ export class McpResourceFactory {
     const definition: ResourceDefinition = {
       uri: options.uri,
       name: options.name ?? methodName,
-      ...pick(options, ['title', 'description', 'mimeType', 'size', 'annotations']),
+      ...pick(options, ['title', 'description', 'mimeType', 'size', 'annotations', '_meta']),
     };
     return {
       name: options.uri,
@@ -50,7 +50,7 @@ export class McpResourceFactory {
     const definition: ResourceTemplateDefinition = {
       uriTemplate: options.uriTemplate,
       name: options.name ?? methodName,
-      ...pick(options, ['title', 'description', 'mimeType', 'annotations']),
+      ...pick(options, ['title', 'description', 'mimeType', 'annotations', '_meta']),
     };
     return {
       name: options.uriTemplate,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { McpToolOptions } from '../decorators/mcp-tool.decorator.js';
+import type { McpToolOptions, McpToolUiOptions } from '../decorators/mcp-tool.decorator.js';
 import type { JsonSchema, ToolDefinition } from '../protocol/wire-types.js';
 import { dtoToJsonSchema, mcpHeaderParams } from '../schema/dto-json-schema.js';
 import { compileDtoValidator } from '../schema/dto-validator.js';
@@ -7,6 +7,7 @@ import { inputDtoOf, outputDtoOf } from './dto-type.js';
 import { type ContextualProvider, McpHandlerFactory } from './mcp-handler.factory.js';
 import type { McpHeaderParam } from '../schema/dto-json-schema.js';
 import type { RegisteredTool } from './registered-tool.js';
+import { FLAT_RESOURCE_URI_KEY } from './mcp-apps.support.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_./-]{1,64}$/;
 const EMPTY_INPUT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: {} });
@@ -47,6 +48,7 @@ export class McpToolFactory {
         throw new Error(`MCP tool "${name}" (${source}): taskCreation must be 'immediate' or 'handler'.`);
       }
     }
+    if (options.ui !== undefined) checkUi(options.ui, `MCP tool "${name}" (${source})`);
     const inputDto = options.inputSchema ? undefined : inputDtoOf(prototype, methodName);
     const inputSchema = options.inputSchema ?? (inputDto ? dtoToJsonSchema(inputDto) : EMPTY_INPUT_SCHEMA);
     const outputDto = options.outputSchema ? undefined : outputDtoOf(prototype, methodName);
@@ -58,8 +60,9 @@ export class McpToolFactory {
       inputSchema,
       ...(outputSchema && { outputSchema }),
       ...(options.annotations && { annotations: options.annotations }),
-      ...(options._meta && { _meta: options._meta }),
     };
+    const meta = options.ui ? { ...options._meta, ...uiMeta(options.ui) } : options._meta;
+    if (meta) definition._meta = meta;
     return {
       name,
       source,
@@ -71,8 +74,37 @@ export class McpToolFactory {
       timeoutMs: options.timeoutMs,
       taskSupport: options.taskSupport,
       taskCreation: options.taskCreation,
+      ...(options.ui && { ui: options.ui, withoutUi: withoutUi(definition, options) }),
     };
   }
+}
+
+function checkUi(ui: McpToolUiOptions, what: string): void {
+  if (typeof ui.resourceUri !== 'string' || !ui.resourceUri.startsWith('ui://')) {
+    throw new Error(`${what}: ui.resourceUri must be the ui:// URI of an app resource, got ${String(ui.resourceUri)}.`);
+  }
+  const visibility = ui.visibility;
+  if (
+    visibility !== undefined &&
+    (!Array.isArray(visibility) || visibility.length === 0 || visibility.some((v) => v !== 'model' && v !== 'app'))
+  ) {
+    throw new Error(`${what}: ui.visibility must list 'model', 'app' or both.`);
+  }
+}
+
+/** The nested `_meta.ui` hosts read, and the deprecated flat key for hosts that predate it. */
+function uiMeta(ui: McpToolUiOptions): Record<string, unknown> {
+  return {
+    ui: { resourceUri: ui.resourceUri, ...(ui.visibility && { visibility: [...ui.visibility] }) },
+    [FLAT_RESOURCE_URI_KEY]: ui.resourceUri,
+  };
+}
+
+/** What a client that does not render apps is shown: the plain tool, or nothing for an app-only one. */
+function withoutUi(definition: ToolDefinition, options: McpToolOptions): ToolDefinition | null {
+  if (options.ui?.visibility && !options.ui.visibility.includes('model')) return null;
+  const { _meta: _withUi, ...plain } = definition;
+  return Object.freeze(options._meta ? { ...plain, _meta: options._meta } : plain);
 }
 
 /** `x-mcp-header` annotations of a hand-written schema's top-level properties. */

@@ -4,6 +4,7 @@ import type { DtoValidatorFn } from '../schema/dto-validator.js';
 import type { McpHandler } from './mcp-handler.js';
 import type { Registered } from './mcp-registry.js';
 import type { McpTaskCreation, McpTaskSupport } from '../tasks/task-support.js';
+import type { McpToolUiOptions } from '../decorators/mcp-tool.decorator.js';
 
 /** A tool as the dispatcher serves it: its advertised definition and its wrapped handler. */
 export interface RegisteredTool extends Registered {
@@ -21,4 +22,11 @@ export interface RegisteredTool extends Registered {
   readonly taskSupport?: McpTaskSupport;
   /** `@McpTool({ taskCreation })`; undefined means `'immediate'`. */
   readonly taskCreation?: McpTaskCreation;
+  /** `@McpTool({ ui })`: the MCP App the tool is linked to. */
+  readonly ui?: McpToolUiOptions;
+  /**
+   * For a tool linked to an app: what clients that do not render apps are shown, the definition
+   * without its UI metadata, or null for an app-only tool (hidden from them).
+   */
+  readonly withoutUi?: ToolDefinition | null;
 }

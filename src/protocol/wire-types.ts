@@ -288,6 +288,7 @@ export interface ResourceDefinition {
   mimeType?: string;
   size?: number;
   annotations?: Annotations;
+  _meta?: Record<string, unknown>;
 }
 /**
  * A parameterised resource as listed by `resources/templates/list`; `uriTemplate` is an RFC 6570
@@ -302,6 +303,7 @@ export interface ResourceTemplateDefinition {
   description?: string;
   mimeType?: string;
   annotations?: Annotations;
+  _meta?: Record<string, unknown>;
 }
 /**
  * The final result of `resources/read`. An unknown URI is a `-32602` error with `data.uri`, never

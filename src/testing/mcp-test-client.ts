@@ -4,6 +4,7 @@ import type { CallToolResult, InputRequest, InputResponse } from '../protocol/wi
 import { PROTOCOL_VERSION } from '../protocol/protocol-version.js';
 import { McpCallRound, type McpRoundResult } from './mcp-call-round.js';
 import { McpTestError } from './mcp-test-error.js';
+import { MCP_APP_MIME_TYPE, MCP_UI_EXTENSION } from '../discovery/mcp-apps.support.js';
 
 /** @publicApi */
 export interface McpTestClientOptions {
@@ -11,12 +12,27 @@ export interface McpTestClientOptions {
   adapter?: 'express' | 'fastify';
   /** Client capabilities declared on every request. Default `{ elicitation: {} }`. */
   capabilities?: Record<string, unknown>;
+  /**
+   * Declares that this client renders MCP Apps (`extensions["io.modelcontextprotocol/ui"]` with the
+   * app MIME type), added to `capabilities`. Default false: the client sees what hosts without apps see.
+   */
+  apps?: boolean;
   /** The MCP endpoint path. Default '/mcp'. */
   path?: string;
   /** Adjusts the testing module before it compiles, e.g. `b => b.overrideProvider(X).useValue(y)`. */
   configure?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
   /** HTTP headers sent with every request, e.g. `{ authorization: 'Bearer ...' }` for a protected server. */
   headers?: Record<string, string>;
+}
+
+/** An MCP App's document as {@link McpTestClient.readAppResource} reads it. */
+export interface McpAppDocument {
+  readonly uri: string;
+  readonly mimeType: string | undefined;
+  /** The HTML (a base64 blob decoded). */
+  readonly html: string;
+  /** The contents' `_meta.ui` (CSP, permissions, domain, prefersBorder), if any. */
+  readonly ui: Record<string, unknown> | undefined;
 }
 
 /** Answers one input request of a flow driven by {@link McpTestClient.callToolAnswering}. */
@@ -64,7 +80,9 @@ export class McpTestClient {
     return new McpTestClient(
       app,
       `http://127.0.0.1:${port}${options.path ?? '/mcp'}`,
-      options.capabilities ?? { elicitation: {} },
+      options.apps
+        ? withApps(options.capabilities ?? { elicitation: {} })
+        : (options.capabilities ?? { elicitation: {} }),
       options.headers,
     );
   }
@@ -121,6 +139,34 @@ export class McpTestClient {
     return tools;
   }
 
+  /** The tools linked to an MCP App (`_meta.ui.resourceUri`), as this client is shown them. */
+  async listAppTools(): Promise<Array<Record<string, unknown>>> {
+    return (await this.listTools()).filter((tool) => {
+      const ui = (tool['_meta'] as { ui?: { resourceUri?: unknown } } | undefined)?.ui;
+      return typeof ui?.resourceUri === 'string';
+    });
+  }
+
+  /**
+   * Reads an MCP App's resource and returns its document; rejects when the resource is not an app
+   * (`text/html;profile=mcp-app`) or needs input.
+   */
+  async readAppResource(uri: string): Promise<McpAppDocument> {
+    const round = await this.readResource(uri);
+    if (!round.isComplete) throw new Error(`Reading ${uri} asked for input instead of answering`);
+    const contents = (round.result['contents'] as Array<Record<string, unknown>> | undefined) ?? [];
+    const content = contents.find((c) => c['uri'] === uri) ?? contents[0];
+    if (!content || content['mimeType'] !== MCP_APP_MIME_TYPE) {
+      throw new Error(`${uri} is not an MCP App resource (mimeType ${String(content?.['mimeType'])})`);
+    }
+    const html =
+      typeof content['text'] === 'string'
+        ? content['text']
+        : Buffer.from(String(content['blob'] ?? ''), 'base64').toString('utf8');
+    const ui = (content['_meta'] as { ui?: Record<string, unknown> } | undefined)?.ui;
+    return { uri, mimeType: content['mimeType'] as string, html, ui };
+  }
+
   /** Calls a tool once; the round tells whether it completed or asks for input. */
   callTool(name: string, args: Record<string, unknown> = {}): Promise<McpCallRound> {
     return this.round('tools/call', { name, arguments: args });
@@ -167,6 +213,11 @@ export class McpTestClient {
       this.round(method, { ...params, inputResponses, ...(requestState !== undefined && { requestState }) }),
     );
   }
+}
+
+function withApps(capabilities: Record<string, unknown>): Record<string, unknown> {
+  const extensions = (capabilities['extensions'] as Record<string, unknown> | undefined) ?? {};
+  return { ...capabilities, extensions: { ...extensions, [MCP_UI_EXTENSION]: { mimeTypes: [MCP_APP_MIME_TYPE] } } };
 }
 
 /** The final JSON-RPC message of a JSON or SSE response. */

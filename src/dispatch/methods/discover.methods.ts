@@ -6,6 +6,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.js'
 import type { ServerCapabilities } from '../../protocol/wire-types.js';
 import { MCP_METHOD_GROUPS, type McpMethodGroup, type MethodHandler } from '../method-handler.js';
 import { ResultStamp } from '../result-stamp.js';
+import { McpServerExtensions } from '../../discovery/mcp-server-extensions.js';
 
 /** server/discover: versions, capabilities derived from what is registered, serverInfo, cache hints. */
 @Injectable()
@@ -14,6 +15,7 @@ export class DiscoverMethods implements McpMethodGroup {
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
     @Inject(MCP_METHOD_GROUPS) private readonly groups: McpMethodGroup[],
     private readonly stamp: ResultStamp,
+    private readonly extensions: McpServerExtensions,
   ) {}
 
   enabled(): boolean {
@@ -37,6 +39,9 @@ export class DiscoverMethods implements McpMethodGroup {
   capabilities(): ServerCapabilities {
     const capabilities: ServerCapabilities = {};
     for (const group of this.groups) if (group.enabled()) group.contribute?.(capabilities);
+    // Integration modules' extensions (e.g. MCP Apps); the 2025-era initialize result is built
+    // from this too, so they are declared in both eras.
+    if (this.extensions.size > 0) capabilities.extensions = { ...capabilities.extensions, ...this.extensions.all() };
     return capabilities;
   }
 }

@@ -4,7 +4,7 @@ import { McpError } from '../../protocol/mcp.error.js';
 import type { McpRequestTrace } from '../../telemetry/mcp-request-trace.js';
 import type { McpExchange } from '../../protocol/mcp-exchange.js';
 import { McpMethod } from '../../protocol/mcp-methods.js';
-import type { ServerCapabilities } from '../../protocol/wire-types.js';
+import type { ReadResourceResult, ServerCapabilities } from '../../protocol/wire-types.js';
 import type { McpMethodGroup, MethodHandler } from '../method-handler.js';
 import { MrtrCallRunner } from '../mrtr-call.runner.js';
 import { toReadResourceResult } from '../resource-result.normalizer.js';
@@ -50,8 +50,30 @@ export class ResourcesMethods implements McpMethodGroup {
       entry.handler.invoke({ ...variables, uri }, exchange),
     );
     if (outcome.kind === 'input_required') return this.stamp.stamp(outcome.round);
-    const result = toReadResourceResult(outcome.value, uri, entry.definition.mimeType);
+    const result = withMeta(
+      toReadResourceResult(outcome.value, uri, entry.definition.mimeType),
+      uri,
+      entry.definition._meta,
+    );
     const isRetry = params['requestState'] !== undefined || params['inputResponses'] !== undefined;
     return isRetry ? this.stamp.uncacheable(result) : this.stamp.cacheable(result);
   }
+}
+
+/**
+ * The resource's declared `_meta` (e.g. an MCP App's `_meta.ui`: CSP, permissions) on the contents
+ * of the URI read, under what the handler's contents set themselves.
+ */
+function withMeta(
+  result: ReadResourceResult,
+  uri: string,
+  meta: Record<string, unknown> | undefined,
+): ReadResourceResult {
+  if (!meta) return result;
+  return {
+    ...result,
+    contents: result.contents.map((content) =>
+      content.uri === uri ? { ...content, _meta: { ...meta, ...content._meta } } : content,
+    ),
+  };
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { MCP_OPTIONS } from '../../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../../mcp.options.js';
 import type { RegisteredTool } from '../../discovery/registered-tool.js';
+import { clientRendersApps } from '../../discovery/mcp-apps.support.js';
 import { McpToolRegistry } from '../../discovery/mcp-tool.registry.js';
 import { MrtrCallRunner } from '../mrtr-call.runner.js';
 import { McpError } from '../../protocol/mcp.error.js';
@@ -55,7 +56,31 @@ export class ToolsMethods implements McpMethodGroup {
   };
 
   private listTools(exchange: McpExchange): Record<string, unknown> {
-    return this.lists.page(exchange, 'tools', 'tool', this.tools);
+    const page = this.lists.page(exchange, 'tools', 'tool', this.tools);
+    if (!this.anyLinkedToApps() || clientRendersApps(exchange)) return page;
+    // The extension's graceful degradation: a client that does not render apps gets the same tools
+    // without UI metadata, and not the tools only an app calls.
+    const shown: unknown[] = [];
+    for (const definition of page['tools'] as ReadonlyArray<{ name: string }>) {
+      const tool = this.tools.get(definition.name);
+      if (tool?.withoutUi === undefined) shown.push(definition);
+      else if (tool.withoutUi !== null) shown.push(tool.withoutUi);
+    }
+    page['tools'] = shown;
+    return page;
+  }
+
+  private linkedSnapshot: readonly RegisteredTool[] | undefined;
+  private linked = false;
+
+  /** Whether any tool is linked to an MCP App, worked out once per change of the registry. */
+  private anyLinkedToApps(): boolean {
+    const tools = this.tools.values();
+    if (tools !== this.linkedSnapshot) {
+      this.linkedSnapshot = tools;
+      this.linked = tools.some((tool) => tool.ui !== undefined);
+    }
+    return this.linked;
   }
 
   /**
