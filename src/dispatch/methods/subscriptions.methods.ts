@@ -117,6 +117,7 @@ function honoured(raw: unknown, limits: Readonly<Required<McpLimitsOptions>>): S
       throw McpError.invalidParams(
         `params.notifications.resourceSubscriptions[${tooLong}] is longer than ${limits.maxUriLength} characters (limits.maxUriLength)`,
         { limit: 'maxUriLength', max: limits.maxUriLength },
+        400,
       );
     }
     filter.resourceSubscriptions = [...new Set(strings)];
@@ -130,5 +131,6 @@ function boundEntries(list: unknown, name: 'resourceSubscriptions' | 'taskIds', 
   throw McpError.invalidParams(
     `params.notifications.${name} lists ${list.length} entries; at most ${max} are accepted (limits.maxListenFilterEntries)`,
     { limit: 'maxListenFilterEntries', max },
+    400,
   );
 }
