@@ -2,6 +2,7 @@ import { McpError } from '../protocol/mcp.error.js';
 import { McpClock } from '../mrtr/mcp-clock.js';
 import { InMemoryTaskStore } from './in-memory-task.store.js';
 import type { McpTaskRecord, McpTaskStatus } from './mcp-task.record.js';
+import { McpTaskQuotaExceededException } from './task-quota-exceeded.exception.js';
 
 class FixedClock extends McpClock {
   current = 1_000_000;
@@ -71,6 +72,70 @@ describe('InMemoryTaskStore', () => {
     const refused = await store.create(task('one-too-many')).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(McpError);
     expect((refused as McpError).httpStatus).toBe(503);
+    expect((refused as McpError).httpHeaders).toEqual({ 'retry-after': '1' });
+    expect((refused as McpError).data).toEqual({ retryAfterMs: 1000, limit: 'maxTasks' });
     expect(store.size).toBe(2);
+  });
+
+  const QUOTA = { maxRunning: 2, maxStored: 3 };
+  const of = (caller: string, id: string, status: McpTaskStatus = 'working', ttlMs = 10_000): McpTaskRecord => ({
+    ...task(id, status, ttlMs),
+    caller,
+  });
+
+  it('holds each caller to its running quota, counting only its live tasks; another caller is not held', async () => {
+    const store = new InMemoryTaskStore(new FixedClock());
+    await store.create(of('address:a', 'a1'), QUOTA);
+    await store.create(of('address:a', 'a2', 'input_required'), QUOTA);
+    const refused = await store.create(of('address:a', 'a3'), QUOTA).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(McpTaskQuotaExceededException);
+    expect(refused).toMatchObject({
+      code: -32050,
+      httpStatus: 429,
+      httpHeaders: { 'retry-after': '1' },
+      data: { retryAfterMs: 1000, limit: 'maxRunningTasksPerCaller' },
+    });
+    expect(await store.get('a3')).toBeUndefined();
+    await expect(store.create(of('address:b', 'b1'), QUOTA)).resolves.toBeUndefined();
+    await store.update('a1', (r) => ({ ...r, status: 'completed' }));
+    await expect(store.create(of('address:a', 'a3'), QUOTA)).resolves.toBeUndefined();
+  });
+
+  it('holds each caller to its stored quota until its oldest finished task expires, then takes tasks again', async () => {
+    const clock = new FixedClock();
+    const store = new InMemoryTaskStore(clock);
+    await store.create(of('address:a', 'old', 'completed', 4000), QUOTA);
+    await store.create(of('address:a', 'newer', 'failed', 9000), QUOTA);
+    await store.create(of('address:a', 'live'), QUOTA);
+    const refused = await store.create(of('address:a', 'x'), QUOTA).catch((e: unknown) => e);
+    expect(refused).toMatchObject({
+      httpStatus: 429,
+      httpHeaders: { 'retry-after': '4' },
+      data: { retryAfterMs: 4000, limit: 'maxStoredTasksPerCaller' },
+    });
+    clock.current += 4000;
+    await expect(store.create(of('address:a', 'x'), QUOTA)).resolves.toBeUndefined();
+    // Without a quota (a store used directly), nothing per caller is counted.
+    await expect(store.create(of('address:a', 'y'))).resolves.toBeUndefined();
+  });
+
+  it('keeps one frozen copy of the arguments, shared by every read and by every version a progress update makes', async () => {
+    const store = new InMemoryTaskStore(new FixedClock());
+    const big = { blob: 'x'.repeat(4 * 1024 * 1024), rows: [{ n: 1 }] };
+    await store.create({ ...task('big'), arguments: big });
+    const first = (await store.get('big'))!;
+    expect(first.arguments).not.toBe(big); // copied once on the way in: the caller's object stays its own
+    expect(Object.isFrozen(big)).toBe(false);
+    expect(Object.isFrozen(first.arguments)).toBe(true);
+    expect(Object.isFrozen(first.arguments['rows'])).toBe(true);
+    expect(await store.get('big')).toBe(first);
+    for (let i = 1; i <= 200; i++) {
+      const updated = await store.update('big', (r) => ({ ...r, statusMessage: `Progress ${i}` }));
+      expect(updated!.arguments).toBe(first.arguments);
+    }
+    const last = (await store.get('big'))!;
+    expect(last.statusMessage).toBe('Progress 200');
+    expect(last.arguments).toBe(first.arguments);
+    expect(Object.isFrozen(last)).toBe(true);
   });
 });

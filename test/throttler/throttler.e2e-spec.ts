@@ -93,6 +93,34 @@ describe.each(ADAPTERS)('rate limiting with @mocapi/nestjs/throttler (%s)', (ada
     expectRateLimited(await call(running.url, 'greet', 'erin', 'prompts/get'));
   });
 
+  it('limits tasks/get, tasks/update and tasks/cancel like tools/call: per caller and per method, same error, the request id kept', async () => {
+    const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    const taskCall = (method: string, params: Record<string, unknown>, user: string) => {
+      const id = nextId++;
+      const name = (params['name'] ?? params['taskId']) as string;
+      const body = { jsonrpc: '2.0', id, method, params: { ...params, _meta: envelope(TASKS) } };
+      return post(running.url, body, { ...mcpHeaders(method, name), 'x-user': user }).then((response) => {
+        expect(response.json.id).toBe(id);
+        return response;
+      });
+    };
+    const created = await taskCall('tools/call', { name: 'slow_task', arguments: {} }, 'hana');
+    const taskId = created.json.result.taskId as string;
+    expect(typeof taskId).toBe('string');
+    for (let i = 0; i < LIMIT; i++) {
+      expect((await taskCall('tasks/get', { taskId }, 'hana')).json.result.status).toBe('working');
+    }
+    expectRateLimited(await taskCall('tasks/get', { taskId }, 'hana'));
+    for (let i = 0; i < LIMIT; i++) {
+      expect((await taskCall('tasks/update', { taskId, inputResponses: {} }, 'hana')).status).toBe(200);
+    }
+    expectRateLimited(await taskCall('tasks/update', { taskId, inputResponses: {} }, 'hana'));
+    // Another caller keeps its own counter (its tasks/get of someone else's task is simply not found).
+    expect((await taskCall('tasks/get', { taskId }, 'ivan')).json.error.code).toBe(-32602);
+    // tasks/cancel counts apart from tasks/get.
+    expect((await taskCall('tasks/cancel', { taskId }, 'hana')).status).toBe(200);
+  });
+
   it('2025-era sessions: the same JSON-RPC error, with HTTP 200 like every JSON-RPC error there', async () => {
     const wire = await LegacyWire.open(running.url, {}, { 'x-user': 'frank' });
     for (let i = 0; i < LIMIT; i++) {

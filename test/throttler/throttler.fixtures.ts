@@ -1,6 +1,6 @@
 import { Injectable, Module, type DynamicModule } from '@nestjs/common';
 import { SkipThrottle, Throttle } from '@nestjs/throttler';
-import { ElicitationContext, McpModule, McpPrompt, McpTool } from '../../src/index.js';
+import { ElicitationContext, type McpExchange, McpModule, McpPrompt, McpTool } from '../../src/index.js';
 import { McpThrottlerModule } from '../../src/throttler/index.js';
 import { HeaderPrincipalSource } from '../legacy/legacy.fixtures.js';
 
@@ -35,6 +35,12 @@ export class ThrottledTools {
   @McpTool({ name: 'free', description: 'Never throttled' })
   free(): string {
     return 'free';
+  }
+
+  @McpTool({ name: 'slow_task', description: 'A task that runs until cancelled', taskSupport: 'required' })
+  async slowTask(_args: unknown, exchange: McpExchange): Promise<string> {
+    await new Promise((resolve) => exchange.signal.addEventListener('abort', resolve, { once: true }));
+    return 'stopped';
   }
 
   @McpPrompt({ name: 'greet', description: 'A greeting' })
