@@ -5,6 +5,7 @@ import { LEGACY_VERSION, LegacyWire } from '../legacy/legacy-wire.js';
 import { CapturingLogger, startMrtrApp } from '../mrtr/mrtr-app.js';
 import { post, send, type RawResponse } from '../support/raw-mcp.js';
 import { ADAPTERS, type RunningApp } from '../support/start-app.js';
+import { call, sessionWithState, stateIn } from './legacy-session.probe.js';
 import type { McpModuleOptions } from '../../src/index.js';
 
 const STACK = /\n\s+at\s|node_modules|\.ts:\d+/;
@@ -25,11 +26,6 @@ function boundedApp(adapter: (typeof ADAPTERS)[number], options: Partial<McpModu
     expect(logger.warnings.join('\n')).not.toMatch(STACK);
   });
   return { server: () => server };
-}
-
-/** One request with an id of our choosing, in the wire's session. */
-function call(wire: LegacyWire, id: string | number, method: string, params: Record<string, unknown> = {}) {
-  return post(wire.url, { jsonrpc: '2.0', id, method, params }, wire.headers());
 }
 
 function expectLimit(r: RawResponse, id: string | number, limit: string, max: number, code = -32602): void {
@@ -229,27 +225,6 @@ describe.each(ADAPTERS)('2025-era sessions under hostile clients, on %s', (adapt
     });
   });
 });
-
-/** A session of `user` (anonymous without one) subscribed to one resource: state the node must keep. */
-async function sessionWithState(url: string, user: string | undefined): Promise<LegacyWire> {
-  const wire = await LegacyWire.open(url, { elicitation: {} }, user === undefined ? {} : { 'x-user': user });
-  const r = await call(wire, 'sub', 'resources/subscribe', { uri: 'legacy://note' });
-  expect(r.json).toEqual({ jsonrpc: '2.0', id: 'sub', result: {} });
-  return wire;
-}
-
-/**
- * What the node remembers of such a session, asked on the wire: a second subscription past the
- * bound of one is refused while the first is kept; a blank state would accept it; 404 is the
- * honest answer for a state that is gone.
- */
-async function stateIn(wire: LegacyWire): Promise<'kept' | 'gone' | 'blank' | string> {
-  const r = await call(wire, 'probe', 'resources/subscribe', { uri: 'legacy://second' });
-  if (r.status === 404 && r.json.id === 'probe') return 'gone';
-  if (r.json?.error?.data?.limit === 'maxSubscriptionsPerSession') return 'kept';
-  if (r.json?.result !== undefined) return 'blank';
-  return `unexpected ${r.status} ${r.text}`;
-}
 
 function without(headers: Record<string, string>, name: string): Record<string, string> {
   const copy = { ...headers };
