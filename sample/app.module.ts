@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { McpModule } from '../src/index.js';
 import { McpThrottlerModule } from '../src/throttler/index.js';
+import { McpAppsModule } from '../src/apps/index.js';
+import { SEATING_PICKER_APP } from './apps/seating-picker.app.js';
 import { BookingModule } from './booking/booking.module.js';
 import { StaffModule } from './staff/staff.module.js';
 
@@ -22,6 +24,8 @@ import { StaffModule } from './staff/staff.module.js';
     }),
     // Rate limiting (MCP tools, prompts, resources only): 120 calls a minute per caller and per tool.
     McpThrottlerModule.forRoot([{ name: 'default', ttl: 60_000, limit: 120 }]),
+    // MCP Apps: find_tables opens the seating picker in hosts that render apps.
+    McpAppsModule.forRoot({ apps: [SEATING_PICKER_APP] }),
     BookingModule,
     StaffModule,
   ],

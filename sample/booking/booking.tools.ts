@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { ElicitationContext, McpTool } from '../../src/index.js';
+import { ElicitationContext, McpTool, clientRendersApps, type McpExchange } from '../../src/index.js';
+import { SEATING_PICKER_URI } from '../apps/seating-picker.app.js';
 import { BookingService } from './booking.service.js';
+import { BookSeatingDto } from './dto/book-seating.dto.js';
 import { BookTableDto } from './dto/book-table.dto.js';
 import { FindTablesDto } from './dto/find-tables.dto.js';
 
@@ -11,15 +13,59 @@ export class BookingTools {
     private readonly elicitation: ElicitationContext,
   ) {}
 
+  /**
+   * Answers at once. Hosts that render MCP Apps show the result in the seating picker
+   * (`structuredContent` feeds it); every client gets the free seatings as text too.
+   */
   @McpTool({
     name: 'find_tables',
     title: 'Find tables',
     description: 'Lists the seatings that still have a free table',
     annotations: { readOnlyHint: true },
+    ui: { resourceUri: SEATING_PICKER_URI },
   })
-  findTables(input: FindTablesDto) {
+  findTables(input: FindTablesDto, exchange: McpExchange) {
     const times = this.bookings.availableTimes(input.date);
-    return { date: input.date, partySize: input.partySize, times };
+    const found =
+      times.length > 0
+        ? `Free seatings for ${input.partySize} on ${input.date}: ${times.join(', ')}.`
+        : `No table left for ${input.partySize} on ${input.date}.`;
+    const next = clientRendersApps(exchange)
+      ? ' The guest can pick one in the seating picker, or book one with book_table.'
+      : ' Book one with book_table.';
+    return {
+      content: [{ type: 'text', text: times.length > 0 ? found + next : found }],
+      structuredContent: { date: input.date, partySize: input.partySize, times },
+    };
+  }
+
+  /**
+   * The seating picker's own booking: the guest chose the time and confirmed in the app, so nothing
+   * is asked. Visible to apps only: hosts keep it from the model, and clients that do not render
+   * apps do not see it.
+   */
+  @McpTool({
+    name: 'book_seating',
+    title: 'Book a picked seating',
+    description: 'Books the seating the guest picked in the seating picker',
+    ui: { resourceUri: SEATING_PICKER_URI, visibility: ['app'] },
+  })
+  bookSeating(input: BookSeatingDto) {
+    const booking = this.bookings.book(input);
+    return {
+      content: [
+        {
+          type: 'text',
+          text: `Booked a table for ${booking.partySize} at ${booking.time} on ${booking.date} under ${booking.name}: reference ${booking.reference}.`,
+        },
+      ],
+      structuredContent: {
+        reference: booking.reference,
+        date: booking.date,
+        time: booking.time,
+        partySize: booking.partySize,
+      },
+    };
   }
 
   /**

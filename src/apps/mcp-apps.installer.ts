@@ -1,0 +1,127 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import type { McpResourceOptions } from '../decorators/mcp-resource.decorator.js';
+import { MCP_APP_MIME_TYPE, MCP_UI_EXTENSION } from '../discovery/mcp-apps.support.js';
+import { McpRegistrar } from '../discovery/mcp-registrar.js';
+import { McpResourceRegistry } from '../discovery/mcp-resource.registry.js';
+import { McpServerExtensions } from '../discovery/mcp-server-extensions.js';
+import { McpToolRegistry } from '../discovery/mcp-tool.registry.js';
+import { readAppBundle } from './app-bundle.file.js';
+import { MCP_APP_RESOURCE_METADATA, type McpAppResourceOptions } from './mcp-app-resource.decorator.js';
+import { MCP_APPS_CONFIG } from './mcp-apps.module-definition.js';
+import type { McpAppBundleOptions, ResolvedMcpAppsOptions } from './mcp-apps.options.js';
+import { uiResourceMeta } from './mcp-ui-resource.meta.js';
+
+/** Serves one bundle file's HTML, read at startup. */
+class McpAppBundle {
+  constructor(private readonly html: string) {}
+
+  read(): string {
+    return this.html;
+  }
+}
+
+/**
+ * Declares the extension, registers the app resources (decorated methods and bundle files), and
+ * once everything is registered checks that every tool's UI link names an app resource.
+ */
+@Injectable()
+export class McpAppsInstaller implements OnModuleInit, OnApplicationBootstrap {
+  constructor(
+    @Inject(MCP_APPS_CONFIG) private readonly config: ResolvedMcpAppsOptions,
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly registrar: McpRegistrar,
+    private readonly tools: McpToolRegistry,
+    private readonly resources: McpResourceRegistry,
+    private readonly extensions: McpServerExtensions,
+  ) {}
+
+  onModuleInit(): void {
+    this.extensions.declare(MCP_UI_EXTENSION, { mimeTypes: [MCP_APP_MIME_TYPE] });
+    for (const app of this.config.apps) this.registerBundle(app);
+    this.registerDecorated();
+  }
+
+  onApplicationBootstrap(): void {
+    for (const tool of this.tools.values()) {
+      const uri = tool.ui?.resourceUri;
+      if (uri === undefined) continue;
+      const resource = this.resources.resources.get(uri);
+      if (!resource) {
+        throw new Error(
+          `MCP tool "${tool.name}" (${tool.source}) is linked to ${uri}, which this server does not have: declare it with @McpAppResource({ uri: '${uri}' }) or McpAppsModule.forRoot({ apps: [{ uri: '${uri}', name, bundle }] }).`,
+        );
+      }
+      if (resource.definition.mimeType !== MCP_APP_MIME_TYPE) {
+        throw new Error(
+          `MCP tool "${tool.name}" (${tool.source}) is linked to ${uri} (${resource.source}), which is not an MCP App resource: its mimeType must be ${MCP_APP_MIME_TYPE} (use @McpAppResource).`,
+        );
+      }
+    }
+  }
+
+  private registerBundle(app: McpAppBundleOptions): void {
+    const what = `McpAppsModule app ${app.uri}`;
+    checkUiUri(app.uri, what);
+    const file = readAppBundle(app.bundle, app.uri, this.config.maxBundleBytes);
+    this.registrar.addResource(new McpAppBundle(file.html), 'read', {
+      ...this.resourceOptions(app, app.name, what),
+      size: file.bytes,
+      annotations: { lastModified: file.modified.toISOString() },
+    });
+  }
+
+  private registerDecorated(): void {
+    const seen = new Set<object>();
+    for (const wrapper of [...this.discovery.getProviders(), ...this.discovery.getControllers()]) {
+      const instance = wrapper.instance as object | undefined;
+      if (!instance || typeof instance !== 'object' || wrapper.isAlias || seen.has(instance)) continue;
+      seen.add(instance);
+      const prototype = Object.getPrototypeOf(instance) as object | null;
+      if (!prototype) continue;
+      for (const methodName of this.scanner.getAllMethodNames(prototype)) {
+        const method = (prototype as Record<string, unknown>)[methodName];
+        if (typeof method !== 'function') continue;
+        const options = Reflect.getMetadata(MCP_APP_RESOURCE_METADATA, method) as McpAppResourceOptions | undefined;
+        if (!options) continue;
+        const what = `@McpAppResource ${instance.constructor.name}.${methodName}`;
+        if (!wrapper.isDependencyTreeStatic() || wrapper.isTransient) {
+          throw new Error(
+            `${what}: an app resource must be on a singleton provider (not request-scoped or transient).`,
+          );
+        }
+        checkUiUri(options.uri, what);
+        this.registrar.addResource(
+          instance,
+          methodName,
+          this.resourceOptions(options, options.name ?? methodName, what),
+        );
+      }
+    }
+  }
+
+  private resourceOptions(
+    app: McpAppResourceOptions,
+    name: string,
+    what: string,
+  ): McpResourceOptions & { uri: string; name: string } {
+    const ui = uiResourceMeta(app, this.config.defaults, what);
+    return {
+      uri: app.uri,
+      name,
+      ...(app.title !== undefined && { title: app.title }),
+      ...(app.description !== undefined && { description: app.description }),
+      mimeType: MCP_APP_MIME_TYPE,
+      _meta: { ui },
+    };
+  }
+}
+
+function checkUiUri(uri: unknown, what: string): void {
+  if (typeof uri !== 'string' || !/^ui:\/\/[^\s]+$/.test(uri)) {
+    throw new Error(
+      `${what}: an MCP App resource URI must use the ui:// scheme (e.g. ui://my-server/my-view), got ${String(uri)}.`,
+    );
+  }
+}
