@@ -44,3 +44,10 @@ function deepFreeze(value: object): void {
   Object.freeze(value);
   sealed.add(value);
 }
+
+/** Parses JSON into a deeply frozen value in place (no second copy): what a shared store reads back. */
+export function frozenParse<T>(json: string): T {
+  const value = JSON.parse(json) as unknown;
+  if (value !== null && typeof value === 'object') deepFreeze(value);
+  return value as T;
+}

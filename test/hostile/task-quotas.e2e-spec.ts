@@ -1,8 +1,10 @@
 import { type DynamicModule, Injectable, Module } from '@nestjs/common';
 import { McpModule, McpTool, type McpLimitsOptions, type McpTasksOptions } from '../../src/index.js';
+import { McpRedisModule } from '../../src/redis/index.js';
 import { CapturingLogger, startMrtrApp } from '../mrtr/mrtr-app.js';
 import { AppHeaderPrincipalSource } from '../mrtr/principal.fixtures.js';
 import { envelope, mcpHeaders, post, type RawResponse } from '../support/raw-mcp.js';
+import { type RedisServer, startRedis } from '../support/redis-server.js';
 import { ADAPTERS, type RunningApp } from '../support/start-app.js';
 import { pollUntil, result, TASKS } from '../tasks/tasks-wire.js';
 
@@ -58,9 +60,10 @@ const LIMITS: McpLimitsOptions = {
   maxTaskPayloadBytes: 65_536,
 };
 
-function quotaModule(tasks: McpTasksOptions): DynamicModule {
+function quotaModule(tasks: McpTasksOptions, redis?: { url: string; keyPrefix: string }): DynamicModule {
   @Module({
     imports: [
+      ...(redis ? [McpRedisModule.forRoot({ connection: redis.url, keyPrefix: redis.keyPrefix })] : []),
       McpModule.forRoot({
         name: 'task-quotas',
         version: '1.0.0',
@@ -190,5 +193,50 @@ describe.each(ADAPTERS)('per-caller task quotas, on %s', (adapter) => {
     expect(failed.error.message).toContain('limits.maxTaskPayloadBytes');
     expect(JSON.stringify(failed).length).toBeLessThan(2000);
     expect(logger.warnings.some((line) => line.includes('limits.maxTaskPayloadBytes'))).toBe(true);
+  });
+});
+
+// The same quota with the Redis task store, two nodes sharing it: the count is per caller over all nodes.
+describe.each(ADAPTERS)('per-caller task quotas on two nodes sharing Redis, on %s', (adapter) => {
+  const logger = new CapturingLogger();
+  let redis: RedisServer;
+  let nodeA: RunningApp;
+  let nodeB: RunningApp;
+  beforeAll(async () => {
+    redis = await startRedis();
+    const shared = { url: redis.url, keyPrefix: `quota-${adapter}:` };
+    nodeA = await startMrtrApp(quotaModule({ ttlMs: 60_000, pollIntervalMs: 50 }, shared), adapter, { logger });
+    nodeB = await startMrtrApp(quotaModule({ ttlMs: 60_000, pollIntervalMs: 50 }, shared), adapter, { logger });
+  });
+  afterAll(async () => {
+    await nodeA?.close();
+    await nodeB?.close();
+    await redis?.stop();
+  });
+
+  it('one caller fills its running quota across both nodes; the next call on either is refused; another caller is served; finishing frees it', async () => {
+    const started: { node: RunningApp; taskId: string; label: string }[] = [];
+    for (let i = 0; i < 5; i++) {
+      const node = i % 2 ? nodeB : nodeA;
+      const label = `redis-${i}`;
+      started.push({ node, label, taskId: result(await startTask(node.url, 'hold', { label }, ANONYMOUS)).taskId });
+    }
+    expectQuotaError(
+      await startTask(nodeA.url, 'hold', { label: 'redis-x' }, ANONYMOUS),
+      'maxRunningTasksPerCaller',
+      1,
+    );
+    expectQuotaError(
+      await startTask(nodeB.url, 'hold', { label: 'redis-y' }, ANONYMOUS),
+      'maxRunningTasksPerCaller',
+      1,
+    );
+    const other = result(await startTask(nodeB.url, 'quick', {}, 'bob'));
+    expect(other.status).toBe('working');
+
+    for (const { node, label } of started) node.app.get(Gates).release(label);
+    for (const { taskId } of started) await pollUntil(nodeB.url, taskId, (t) => t.status === 'completed', ANONYMOUS);
+    expect(result(await startTask(nodeB.url, 'quick', {}, ANONYMOUS)).resultType).toBe('task');
+    expect(logger.errors).toEqual([]);
   });
 });
