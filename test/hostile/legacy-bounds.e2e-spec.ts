@@ -154,6 +154,11 @@ describe.each(ADAPTERS)('2025-era sessions under hostile clients, on %s', (adapt
       ],
       ['a batch', (w) => post(w.url, [{ jsonrpc: '2.0', id: 'r-1', method: 'ping' }], w.headers()), 400],
       [
+        'an Accept without JSON',
+        (w) => post(w.url, { jsonrpc: '2.0', id: 'r-1', method: 'ping' }, w.headers({ accept: 'text/html' })),
+        406,
+      ],
+      [
         'an ended session',
         async (w) => {
           expect((await w.delete()).status).toBe(200);

@@ -27,8 +27,9 @@ const ALLOW_ALL = { allow: 'GET, POST, DELETE' } as const;
 
 /**
  * Streamable HTTP (2026-07-28) on plain Node request/response objects, so Express and Fastify run
- * the very same code: POST only, Origin/Host checks, Accept and Content-Type checks, our own body
- * limit and JSON parsing, authentication, dispatch, then a JSON body or a per-request SSE stream.
+ * the very same code: POST only, Origin/Host and Content-Type checks, authentication, our own body
+ * limit and JSON parsing, the Accept check (after parsing, so its refusal carries the request's id),
+ * dispatch, then a JSON body or a per-request SSE stream.
  */
 @Injectable()
 export class McpHttpHandler {
@@ -108,9 +109,6 @@ export class McpHttpHandler {
     try {
       const headers = req.headers;
       if (!this.admitted(req, writer)) return;
-      if (!acceptsJson(headers.accept)) {
-        return writer.refuse(406, 'Not acceptable: Accept must allow application/json and text/event-stream');
-      }
       if (!isJsonContentType(headers['content-type'])) {
         return writer.refuse(415, 'Unsupported media type: Content-Type must be application/json');
       }
@@ -165,6 +163,11 @@ export class McpHttpHandler {
       return this.writeBodyError(writer, error);
     }
     const headers = req.headers;
+    // Checked once the body is read, so that the refusal carries the request's id.
+    if (!acceptsJson(headers.accept)) {
+      const error = McpError.invalidRequest('Not acceptable: Accept must allow application/json and text/event-stream');
+      return writer.refuseWith(406, failure(requestIdOf(message), error).response);
+    }
     const versionHeader = headers['mcp-protocol-version'];
     const version = typeof versionHeader === 'string' ? versionHeader : undefined;
     if (Array.isArray(message) && this.options.eras.legacy && classifyEra(message[0], version) === 'legacy') {
