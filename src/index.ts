@@ -82,6 +82,8 @@ export { McpCallAbortedError, isCallAborted, type McpCallAbortReason } from './p
 export { InMemoryTaskStore } from './tasks/in-memory-task.store.js';
 export type { McpTaskError, McpTaskRecord, McpTaskStatus } from './tasks/mcp-task.record.js';
 export { TASKS_EXTENSION, type McpTaskCreation, type McpTaskSupport } from './tasks/task-support.js';
+export { McpTaskQuotaExceededException, type McpTaskQuotaLimit } from './tasks/task-quota-exceeded.exception.js';
+export type { McpTaskCallerCount, McpTaskQuota } from './tasks/mcp-task.quota.js';
 export { McpPrincipalSource, AnonymousPrincipalSource } from './mrtr/mcp-principal.source.js';
 export { McpClock, SystemClock } from './mrtr/mcp-clock.js';
 export { RequestStateCodec } from './mrtr/request-state.codec.js';

@@ -15,6 +15,8 @@ export interface McpTaskQuota {
  * What a caller's tasks add up to at the moment it asks for one more, so a store can say which
  * bound is met and when to retry. `oldestFinishedExpiresAt` is the ms epoch at which the caller's
  * earliest-expiring finished task goes, if it has one.
+ *
+ * @publicApi
  */
 export interface McpTaskCallerCount {
   readonly running: number;

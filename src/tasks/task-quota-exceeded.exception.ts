@@ -2,7 +2,11 @@ import { McpError } from '../protocol/mcp.error.js';
 import { MCP_RATE_LIMITED } from '../throttler/mcp-rate-limited.exception.js';
 import type { McpTaskCallerCount, McpTaskQuota } from './mcp-task.quota.js';
 
-/** Which bound a refused task call met: one of the `limits` options. */
+/**
+ * Which bound a refused task call met: one of the `limits` options.
+ *
+ * @publicApi
+ */
 export type McpTaskQuotaLimit = 'maxRunningTasksPerCaller' | 'maxStoredTasksPerCaller';
 
 /**
