@@ -82,18 +82,17 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
   state(id: string, caller?: string): LegacySessionState {
     let state = this.states.get(id);
     if (state) {
-      // Map order is the eviction order: the most recently used goes last.
-      this.states.delete(id);
+      // A caller's set order is its eviction order: the most recently used goes last.
       const own = this.byCaller.get(state.caller);
       own?.delete(id);
       own?.add(id);
-    } else {
-      state = new LegacySessionState(id, caller);
-      this.makeRoom(state.caller);
-      let own = this.byCaller.get(state.caller);
-      if (!own) this.byCaller.set(state.caller, (own = new Set()));
-      own.add(id);
+      return state;
     }
+    state = new LegacySessionState(id, caller);
+    this.makeRoom(state.caller);
+    let own = this.byCaller.get(state.caller);
+    if (!own) this.byCaller.set(state.caller, (own = new Set()));
+    own.add(id);
     this.states.set(id, state);
     return state;
   }
