@@ -1,6 +1,11 @@
 import { McpError } from '../protocol/mcp.error.js';
-import { MCP_RATE_LIMITED } from '../throttler/mcp-rate-limited.exception.js';
 import type { McpTaskCallerCount, McpTaskQuota } from './mcp-task.quota.js';
+
+/**
+ * The code of an exceeded rate limit (`MCP_RATE_LIMITED` of `@mocapi/nestjs/throttler`, which the
+ * core cannot import): a caller at its quota retries later, as after a throttled call.
+ */
+const RATE_LIMITED = -32050;
 
 /**
  * Which bound a refused task call met: one of the `limits` options.
@@ -26,7 +31,7 @@ export class McpTaskQuotaExceededException extends McpError {
     const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
     const what = limit === 'maxRunningTasksPerCaller' ? 'running' : 'stored';
     super(
-      MCP_RATE_LIMITED,
+      RATE_LIMITED,
       `Too many ${what} tasks for this caller (limits.${limit} is ${max}); retry after ${seconds} s`,
       { retryAfterMs, limit },
       429,

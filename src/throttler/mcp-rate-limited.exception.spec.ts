@@ -1,5 +1,6 @@
 import { failure } from '../dispatch/mcp.dispatcher.js';
 import { McpError } from '../protocol/mcp.error.js';
+import { McpTaskQuotaExceededException } from '../tasks/task-quota-exceeded.exception.js';
 import { MCP_RATE_LIMITED, McpRateLimitedException } from './mcp-rate-limited.exception.js';
 
 describe('McpRateLimitedException', () => {
@@ -25,5 +26,11 @@ describe('McpRateLimitedException', () => {
 
   it('leaves outcomes of errors without headers as they were', () => {
     expect(failure(1, McpError.invalidRequest('x'))).not.toHaveProperty('headers');
+  });
+
+  it('shares its code with the task quota error, so a client handles both alike', () => {
+    const quota = new McpTaskQuotaExceededException('maxRunningTasksPerCaller', 1000, 5);
+    expect(quota.code).toBe(MCP_RATE_LIMITED);
+    expect([quota.httpStatus, quota.httpHeaders]).toEqual([429, { 'retry-after': '1' }]);
   });
 });

@@ -1,5 +1,5 @@
 import { type DynamicModule, Injectable, Module } from '@nestjs/common';
-import { McpModule, McpTool, type McpLimitsOptions, type McpTasksOptions } from '../../src/index.js';
+import { McpModule, McpTaskContext, McpTool, type McpLimitsOptions, type McpTasksOptions } from '../../src/index.js';
 import { McpRedisModule } from '../../src/redis/index.js';
 import { CapturingLogger, startMrtrApp } from '../mrtr/mrtr-app.js';
 import { AppHeaderPrincipalSource } from '../mrtr/principal.fixtures.js';
@@ -35,7 +35,21 @@ class Gates {
 
 @Injectable()
 class QuotaTools {
-  constructor(private readonly gates: Gates) {}
+  constructor(
+    private readonly gates: Gates,
+    private readonly task: McpTaskContext,
+  ) {}
+
+  @McpTool({
+    name: 'staged',
+    description: 'Starts its task from the handler',
+    taskSupport: 'required',
+    taskCreation: 'handler',
+  })
+  async staged(): Promise<string> {
+    await this.task.start();
+    return 'staged';
+  }
 
   @McpTool({ name: 'hold', description: 'Runs until the test releases its label', taskSupport: 'required' })
   async hold(args: { label: string }): Promise<string> {
@@ -138,6 +152,9 @@ describe.each(ADAPTERS)('per-caller task quotas, on %s', (adapter) => {
     }
     const refused = await startTask(url, 'hold', { label: 'run-5' }, ANONYMOUS);
     expectQuotaError(refused, 'maxRunningTasksPerCaller', 1);
+
+    // A tool that starts its task from its handler meets the same quota when it calls start().
+    expectQuotaError(await startTask(url, 'staged', {}, ANONYMOUS), 'maxRunningTasksPerCaller', 1);
 
     const other = result(await startTask(url, 'hold', { label: 'bob-0' }, 'bob'));
     expect(other).toMatchObject({ resultType: 'task', status: 'working' });
