@@ -68,6 +68,8 @@ const app = new App({ name: 'bistro-seating-picker', version: '1.0.0' }, {});
 
 // Handlers before connect(): the host sends the tool's input and result right after the handshake.
 app.ontoolinput = ({ arguments: args }) => {
+  // Kept on the document for whoever inspects the view (the repository's e2e test reads it).
+  document.body.dataset['toolInput'] = JSON.stringify(args ?? {});
   const { date, partySize } = (args ?? {}) as Partial<Seatings>;
   if (date && partySize) request.textContent = `Looking for a table for ${partySize} on ${date}…`;
 };
@@ -80,9 +82,9 @@ app.ontoolresult = (result) => {
 };
 app.onhostcontextchanged = applyContext;
 
-form.addEventListener('submit', (event) => {
-  event.preventDefault();
-  if (!seatings || !chosen) return;
+// A click, not a form submission: hosts' sandboxes may leave out allow-forms, which blocks submitting.
+book.addEventListener('click', () => {
+  if (!seatings || !chosen || !form.reportValidity()) return;
   book.disabled = true;
   outcome.textContent = `Booking ${chosen}…`;
   const args = {
