@@ -66,6 +66,16 @@ describe('LegacySessions bounds', () => {
     expect([s.isEnded('x'), s.isEnded('y')]).toEqual([false, false]);
   });
 
+  it('a caller at its quota with every session busy is refused (429, data.limit) and nothing is dropped', () => {
+    const s = sessions(100, 2);
+    busy(s, 'g1', 'g');
+    busy(s, 'g2', 'g');
+    expect(() => s.state('g3', 'g')).toThrow(
+      expect.objectContaining({ httpStatus: 429, data: { limit: 'maxSessionsPerCaller', max: 2 } }),
+    );
+    expect([s.size, s.isEnded('g1'), s.isEnded('g3')]).toEqual([2, false, false]);
+  });
+
   it('with a backplane that keeps the state, a state dropped for room is not refused (it reloads)', () => {
     const s = sessions(2, 10, new KeepingBackplane());
     s.state('a1', 'a');

@@ -10,6 +10,7 @@ import { LegacySessionState } from './legacy-session.state.js';
 import { McpSessionBackplane, type SharedSessionState } from './mcp-session.backplane.js';
 import { answerPush } from './push-answer.js';
 import { limitExceeded } from './session-limit.error.js';
+import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 
 /**
  * This node's mutable state of 2025-era sessions, by session id: bounded in all (`legacy.maxSessions`:
@@ -246,13 +247,24 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Before a new state of `caller`: its own oldest idle session gives way when it holds its quota;
-   * then, while this node is full, the oldest idle session of the caller holding the most. States
-   * with anything open (a stream, a call, a pushed question) are never dropped.
+   * Before a new state of `caller`: its own oldest idle session gives way when it holds its quota
+   * (none idle: the new session is refused, 429); then, while this node is full, the oldest idle
+   * session of the caller holding the most. States with anything open (a stream, a call, a pushed
+   * question) are never dropped.
    */
   private makeRoom(caller: string): void {
     const own = this.byCaller.get(caller);
-    if (own && own.size >= this.options.limits.maxSessionsPerCaller) this.evictOldestIdle(own, true);
+    const { maxSessionsPerCaller: max } = this.options.limits;
+    if (own && own.size >= max && !this.evictOldestIdle(own, true)) {
+      // Every session of the caller has work in progress: the new one waits for one to end.
+      throw limitExceeded(
+        'maxSessionsPerCaller',
+        max,
+        `This caller has ${max} sessions with streams or calls open on this server; end one (DELETE) first`,
+        McpErrorCode.InvalidRequest,
+        429,
+      );
+    }
     while (this.states.size >= this.options.legacy.maxSessions) {
       if (!this.evictFromLargestCaller()) return;
     }

@@ -1,11 +1,11 @@
 import { LegacySessionCodec } from '../../src/legacy/legacy-session.codec.js';
 import { LegacySessions } from '../../src/legacy/legacy-sessions.js';
 import { HeaderPrincipalSource, legacyModule } from '../legacy/legacy.fixtures.js';
-import { LEGACY_VERSION, LegacyWire } from '../legacy/legacy-wire.js';
+import { initialize, LEGACY_VERSION, LegacyWire } from '../legacy/legacy-wire.js';
 import { CapturingLogger, startMrtrApp } from '../mrtr/mrtr-app.js';
 import { post, send, type RawResponse } from '../support/raw-mcp.js';
 import { ADAPTERS, type RunningApp } from '../support/start-app.js';
-import { call, sessionWithState, stateIn } from './legacy-session.probe.js';
+import { call, openGetStream, sessionWithState, stateIn } from './legacy-session.probe.js';
 import type { McpModuleOptions } from '../../src/index.js';
 
 const STACK = /\n\s+at\s|node_modules|\.ts:\d+/;
@@ -227,6 +227,37 @@ describe.each(ADAPTERS)('2025-era sessions under hostile clients, on %s', (adapt
       for (let i = 0; i < 6; i++) own.push(await sessionWithState(url, user));
       expect(await Promise.all(own.map(stateIn))).toEqual(['gone', 'kept', 'kept', 'kept', 'kept', 'kept']);
       expect(await stateIn(bystander)).toBe('kept');
+    });
+
+    it('a caller whose sessions all have a stream open gets 429 with the id for a 6th, until one ends', async () => {
+      const { url } = app.server();
+      const busy = [];
+      for (let i = 0; i < 5; i++) {
+        const wire = await sessionWithState(url, 'streamer');
+        const stream = await openGetStream(wire);
+        expect(stream.status).toBe(200);
+        busy.push({ wire, stream });
+      }
+      // The 6th session's first message (notifications/initialized, as a client sends it) is refused.
+      const opened = await initialize(
+        url,
+        { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'sixth', version: '1' } },
+        { 'x-user': 'streamer' },
+      );
+      const headers = {
+        ...busy[0]!.wire.headers(),
+        'mcp-session-id': String(opened.headers['mcp-session-id']),
+      };
+      const ping = (id: string) => post(url, { jsonrpc: '2.0', id, method: 'ping' }, headers);
+      const refused = await ping('six');
+      expect(refused.status).toBe(429);
+      expect(refused.json).toMatchObject({
+        id: 'six',
+        error: { code: -32600, data: { limit: 'maxSessionsPerCaller', max: 5 } },
+      });
+      expect((await busy[0]!.wire.delete()).status).toBe(200);
+      expect((await ping('six-again')).json).toEqual({ jsonrpc: '2.0', id: 'six-again', result: {} });
+      for (const { stream } of busy) stream.close();
     });
   });
 });

@@ -1,4 +1,5 @@
 /** Wire-level probes of what a node keeps of a 2025-era session (the legacy-bounds specs). */
+import { request } from 'node:http';
 import { post } from '../support/raw-mcp.js';
 import { LegacyWire } from '../legacy/legacy-wire.js';
 
@@ -26,4 +27,17 @@ export async function stateIn(wire: LegacyWire): Promise<'kept' | 'gone' | 'blan
   if (r.json?.error?.data?.limit === 'maxSubscriptionsPerSession') return 'kept';
   if (r.json?.result !== undefined) return 'blank';
   return `unexpected ${r.status} ${r.text}`;
+}
+
+/** Opens the session's GET stream (which keeps its state busy); resolves with the status and a way to close it. */
+export function openGetStream(wire: LegacyWire): Promise<{ status: number; close(): void }> {
+  return new Promise((resolve, reject) => {
+    const req = request(wire.url, { method: 'GET', headers: wire.headers({ accept: 'text/event-stream' }) });
+    req.on('response', (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, close: () => req.destroy() });
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
