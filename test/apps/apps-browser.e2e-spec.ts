@@ -50,13 +50,13 @@ afterAll(() => browser?.close());
 async function hostReport(page: Page): Promise<HostReport> {
   await page.waitForFunction(
     () => {
-      const step = (window as unknown as { testHost?: { step: string } }).testHost?.step;
+      const step = (globalThis as { testHost?: { step: string } }).testHost?.step;
       return step === 'result-sent' || step === 'failed';
     },
     null,
     { timeout: 20_000 },
   );
-  return page.evaluate(() => (window as unknown as { testHost: HostReport }).testHost);
+  return page.evaluate(() => (globalThis as unknown as { testHost: HostReport }).testHost);
 }
 
 async function viewFrame(page: Page): Promise<Frame> {
@@ -128,9 +128,12 @@ describe.each(ADAPTERS)(
           const violated = await frame.evaluate(
             (url) =>
               new Promise<string>((resolve) => {
-                document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), {
-                  once: true,
-                });
+                // Runs in the view's frame (this file is type-checked without the DOM types).
+                (globalThis as any).document.addEventListener(
+                  'securitypolicyviolation',
+                  (e: { effectiveDirective: string }) => resolve(e.effectiveDirective),
+                  { once: true },
+                );
                 fetch(url).catch(() => undefined);
               }),
             server.url,
