@@ -4,12 +4,14 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { IsNumber, IsString } from 'class-validator';
 import { McpTool } from '../../decorators/mcp-tool.decorator.js';
 import { McpAccessPolicy } from '../../dispatch/mcp-access-policy.js';
+import { McpClientLogger } from '../../dispatch/mcp-client.logger.js';
 import { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
 import { McpModule } from '../../mcp.module.js';
 import { MCP_OPTIONS } from '../../mcp.module-definition.js';
 import { LIMIT_DEFAULTS, type ResolvedMcpOptions } from '../../mcp.options.js';
 import { INTEGRATION_ACCESS_POLICY } from '../../mcp.tokens.js';
 import { ElicitationContext } from '../../mrtr/elicitation.context.js';
+import { isCallAborted } from '../../protocol/mcp-call-aborted.error.js';
 import type { McpExchange } from '../../protocol/mcp-exchange.js';
 import { McpHttpChallenge } from '../../protocol/mcp-http-challenge.js';
 import type { McpStdioConnection } from './mcp-stdio.connection.js';
@@ -534,4 +536,98 @@ describe('McpStdioTransport with a dispatcher that fails unexpectedly', () => {
     wire.input.end();
     await wire.connection.closed;
   });
+});
+
+/** What the flooding tools saw. */
+const flood = { sent: 0, waiting: false, reason: undefined as string | undefined, done: deferred() };
+
+@Injectable()
+class StdioFloodTools {
+  constructor(private readonly log: McpClientLogger) {}
+
+  @McpTool({ name: 'flood', description: 'Writes log messages without waiting for the client' })
+  flood(_input: unknown, exchange: McpExchange): string {
+    for (let i = 0; i < 100_000 && !exchange.signal.aborted; i++) {
+      void this.log.info({ i, pad: 'x'.repeat(100) });
+      flood.sent++;
+    }
+    flood.reason = isCallAborted(exchange.signal.reason) ? exchange.signal.reason.reason : undefined;
+    flood.done.resolve();
+    return 'flooded';
+  }
+
+  @McpTool({ name: 'flood_awaited', description: 'Writes log messages at the client pace' })
+  async floodAwaited(_input: unknown, exchange: McpExchange): Promise<string> {
+    for (let i = 0; i < 100_000 && !exchange.signal.aborted; i++) {
+      flood.waiting = true;
+      await this.log.info({ i, pad: 'x'.repeat(100) });
+      flood.waiting = false;
+      flood.sent++;
+    }
+    flood.done.resolve();
+    return 'flooded';
+  }
+}
+
+describe('McpStdioTransport with a client that does not read', () => {
+  const BOUND = 64 * 1024;
+  let moduleRef: TestingModule;
+  let transport: McpStdioTransport;
+
+  beforeAll(async () => {
+    moduleRef = await Test.createTestingModule({
+      imports: [
+        McpModule.forRoot({
+          name: 'stdio-flood',
+          version: '0.0.1',
+          http: false,
+          maxBodyBytes: MAX_LINE,
+          limits: { maxStreamBacklogBytes: BOUND },
+        }),
+      ],
+      providers: [StdioFloodTools],
+    }).compile();
+    await moduleRef.init();
+    transport = McpStdioTransport.fromContext(moduleRef);
+  });
+  afterAll(() => moduleRef.close());
+  beforeEach(() => Object.assign(flood, { sent: 0, waiting: false, reason: undefined, done: deferred() }));
+
+  const floodCall = (id: number, name: string) =>
+    `${JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name, arguments: {}, _meta: { ...ENVELOPE, 'io.modelcontextprotocol/logLevel': 'debug' } },
+    })}\n`;
+
+  it('aborts a call that keeps writing past limits.maxStreamBacklogBytes (client-behind), and still answers', async () => {
+    const wire = new Wire(transport, { outputHighWaterMark: 1024, consume: false });
+    wire.send(floodCall(1, 'flood'));
+    await flood.done.promise;
+    expect(flood.reason).toBe('client-behind');
+    expect(flood.sent).toBeLessThan(100_000);
+    expect(wire.output.writableLength).toBeLessThan(BOUND + 1024);
+    wire.consume();
+    const messages = await wire.waitFor(1);
+    expect(messages.at(-1)).toMatchObject({ id: 1, result: { content: [{ text: 'flooded' }] } });
+    wire.input.end();
+    await wire.connection.closed;
+  });
+
+  it('makes a call that awaits its log messages wait for the client', async () => {
+    const wire = new Wire(transport, { outputHighWaterMark: 1024, consume: false });
+    wire.send(floodCall(2, 'flood_awaited'));
+    await wire.idle();
+    expect(flood.waiting).toBe(true);
+    const held = flood.sent;
+    await wire.idle();
+    expect(flood.sent).toBe(held);
+    expect(held).toBeLessThan(100);
+    wire.consume();
+    await flood.done.promise;
+    expect(flood.sent).toBe(100_000);
+    wire.input.end();
+    await wire.connection.closed;
+  }, 20_000);
 });
