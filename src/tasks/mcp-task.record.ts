@@ -54,6 +54,7 @@ export interface McpTaskRecord {
   expiresAt: number;
   /** The tool the task runs. */
   tool: string;
+  /** Fixed when the task is created: a store may keep them apart from the rest and ignore changes to them. */
   arguments: Record<string, unknown>;
   protocolVersion: string;
   clientCapabilities: Record<string, unknown>;
