@@ -142,3 +142,27 @@ describe('McpAppsModule at startup', () => {
     );
   });
 });
+
+describe('McpAppsModule.forRootAsync', () => {
+  it('takes its options from a factory (e.g. with ConfigService)', async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        McpModule.forRoot({ name: 'apps', version: '1.0.0', http: false }),
+        McpAppsModule.forRootAsync({
+          useFactory: async () => ({ apps: [{ uri: 'ui://test/view', name: 'view', bundle }], prefersBorder: false }),
+        }),
+      ],
+      providers: [LinkedTools],
+    }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+    try {
+      expect(app.get(McpResourceRegistry).resources.get('ui://test/view')?.definition).toMatchObject({
+        name: 'view',
+        _meta: { ui: { prefersBorder: false } },
+      });
+    } finally {
+      await app.close();
+    }
+  });
+});
