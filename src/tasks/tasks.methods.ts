@@ -60,13 +60,14 @@ export class TasksMethods implements McpMethodGroup {
     // The 2025-era leg reaches every dispatcher method: these belong to the 2026-07-28 extension.
     if (!isModernProtocolVersion(exchange.protocolVersion)) throw McpError.methodNotFound(exchange.method);
     if (!declaresTasks(exchange.clientCapabilities)) throw McpError.missingCapability({ ...REQUIRED_TASKS_CAPABILITY });
-    if (this.limiter) await this.limiter.check(exchange);
     const taskId = exchange.params['taskId'];
     if (typeof taskId !== 'string' || taskId === '') throw McpError.invalidParams('params.taskId must be a string');
     const record = await this.store.get(taskId);
     if (!record || record.owner !== this.principals.resolve(exchange)) {
       throw McpError.invalidParams('Task not found (unknown, expired, or not yours)', { taskId });
     }
+    // Counted per task once it is known to be the caller's: an unknown id costs no counter.
+    if (this.limiter) await this.limiter.check(exchange);
     return record;
   }
 }

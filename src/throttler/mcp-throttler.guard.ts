@@ -152,7 +152,7 @@ export class McpThrottlerGuard extends ThrottlerGuard {
 
   protected override generateKey(context: ExecutionContext, tracker: string, throttlerName: string): string {
     const { method, params } = context.getArgByIndex<McpExchange>(1);
-    const target = params['name'] ?? params['uri'];
+    const target = params['name'] ?? params['uri'] ?? params['taskId'];
     return `mcp:${throttlerName}:${method}:${typeof target === 'string' ? target : ''}:${tracker}`;
   }
 

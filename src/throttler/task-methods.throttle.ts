@@ -1,6 +1,5 @@
-import { Injectable, type OnModuleInit, Optional } from '@nestjs/common';
+import { type ExecutionContext, Injectable, type OnModuleInit, Optional, type Type } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
 import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
@@ -29,10 +28,61 @@ const HANDLERS: Record<string, () => void> = {
   'tasks/cancel': McpTaskMethods.prototype['tasks/cancel'],
 };
 
+type RpcArgumentsHost = ReturnType<ExecutionContext['switchToRpc']>;
+type HttpArgumentsHost = ReturnType<ExecutionContext['switchToHttp']>;
+type WsArgumentsHost = ReturnType<ExecutionContext['switchToWs']>;
+
+/**
+ * The execution context a guard sees for a task method: the same arguments as a tool's
+ * (`[undefined, exchange]`), type `'mcp'`. Written here rather than borrowed from Nest's internal
+ * `ExecutionContextHost`, which is not part of its public API.
+ */
+class TaskMethodContext implements ExecutionContext {
+  constructor(
+    private readonly args: [undefined, McpExchange],
+    private readonly handler: () => void,
+  ) {}
+
+  getClass<T = unknown>(): Type<T> {
+    return McpTaskMethods as Type<T>;
+  }
+  getHandler(): () => void {
+    return this.handler;
+  }
+  getArgs<T extends unknown[] = unknown[]>(): T {
+    return this.args as unknown as T;
+  }
+  getArgByIndex<T = unknown>(index: number): T {
+    return this.args[index] as T;
+  }
+  getType<T extends string = string>(): T {
+    return 'mcp' as T;
+  }
+  // Like any context over these arguments: the first is the "request", the second the "data".
+  switchToRpc(): RpcArgumentsHost {
+    return { getData: <T>() => this.args[1] as T, getContext: <T>() => this.args[0] as T };
+  }
+  switchToHttp(): HttpArgumentsHost {
+    return {
+      getRequest: <T>() => this.args[0] as T,
+      getResponse: <T>() => this.args[1] as T,
+      getNext: <T>() => undefined as T,
+    };
+  }
+  switchToWs(): WsArgumentsHost {
+    return {
+      getClient: <T>() => this.args[0] as T,
+      getData: <T>() => this.args[1] as T,
+      getPattern: () => '',
+    };
+  }
+}
+
 /**
  * Rate limits tasks/get, tasks/update and tasks/cancel with the same throttlers, storage, tracker
- * and error as {@link McpThrottlerGuard} applies to tools/call: counted per caller and per method
- * (all of a caller's tasks/get share one counter), -32050 with HTTP 429 and `Retry-After` past it.
+ * and error as {@link McpThrottlerGuard} applies to tools/call: counted per caller, per method and
+ * per task (as tools/call counts per tool), so a client polling several tasks at the suggested
+ * interval is not throttled for having more than one; only tasks the caller owns are counted, -32050 with HTTP 429 and `Retry-After` past it.
  */
 @Injectable()
 export class TaskMethodsThrottle extends TaskMethodsLimiter implements OnModuleInit {
@@ -55,8 +105,6 @@ export class TaskMethodsThrottle extends TaskMethodsLimiter implements OnModuleI
   async check(exchange: McpExchange): Promise<void> {
     const handler = HANDLERS[exchange.method];
     if (!handler) return;
-    const context = new ExecutionContextHost([undefined, exchange], McpTaskMethods, handler);
-    context.setType('mcp');
-    await this.guard.canActivate(context);
+    await this.guard.canActivate(new TaskMethodContext([undefined, exchange], handler));
   }
 }

@@ -93,7 +93,7 @@ describe.each(ADAPTERS)('rate limiting with @mocapi/nestjs/throttler (%s)', (ada
     expectRateLimited(await call(running.url, 'greet', 'erin', 'prompts/get'));
   });
 
-  it('limits tasks/get, tasks/update and tasks/cancel like tools/call: per caller and per method, same error, the request id kept', async () => {
+  it('limits tasks/get, tasks/update and tasks/cancel like tools/call: per caller, per method and per task, same error, the request id kept', async () => {
     const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
     const taskCall = (method: string, params: Record<string, unknown>, user: string) => {
       const id = nextId++;
@@ -119,6 +119,10 @@ describe.each(ADAPTERS)('rate limiting with @mocapi/nestjs/throttler (%s)', (ada
     expect((await taskCall('tasks/get', { taskId }, 'ivan')).json.error.code).toBe(-32602);
     // tasks/cancel counts apart from tasks/get.
     expect((await taskCall('tasks/cancel', { taskId }, 'hana')).status).toBe(200);
+    // Each task has its own counter, as each tool has: polling a second task is not throttled.
+    const second = await taskCall('tools/call', { name: 'slow_task', arguments: {} }, 'hana');
+    const secondId = second.json.result.taskId as string;
+    expect((await taskCall('tasks/get', { taskId: secondId }, 'hana')).json.result.status).toBe('working');
   });
 
   it('2025-era sessions: the same JSON-RPC error, with HTTP 200 like every JSON-RPC error there', async () => {
