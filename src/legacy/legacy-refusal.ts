@@ -5,6 +5,7 @@ import { isJsonObject } from '../protocol/is-json-object.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { LEGACY_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
+import { logText } from '../telemetry/log-text.js';
 
 /** Client names already warned about; bounded so a stream of made-up names cannot grow it. */
 const MAX_WARNED_CLIENTS = 1000;
@@ -51,7 +52,7 @@ export class LegacyRefusal {
     this.warned.add(name);
     const version = typeof info['version'] === 'string' ? ` ${info['version'].slice(0, 40)}` : '';
     this.logger.warn(
-      `Refused 2025-era client "${name}${version}" (initialize, protocol ${requested ?? 'unspecified'}): this endpoint serves ` +
+      `Refused 2025-era client "${logText(name + version)}" (initialize, protocol ${logText(requested ?? 'unspecified')}): this endpoint serves ` +
         `eras [${this.eras()}]. To serve it, set McpModule.forRoot({ eras: ['modern', 'legacy'] }) (the default).`,
     );
   }

@@ -12,6 +12,7 @@ import { LEGACY_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.js';
 import { HttpLegacyChannel, KEEP_ALIVE_MS } from './legacy-http.channel.js';
 import type { LegacyStream } from '../../legacy/legacy-session.state.js';
 import { ResponseWriter } from './response-writer.js';
+import { logText } from '../../telemetry/log-text.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 const SESSION_NOT_FOUND = 'Session not found: it expired or was ended; send initialize to start a new one';
@@ -50,7 +51,9 @@ export class LegacyHttpEndpoint {
     if (!session) return;
     if (method === undefined) {
       if (await this.sessions.respond(session.state, message)) return writer.plain(202, {});
-      this.logger.debug(`Refused a response for unknown request ${JSON.stringify(message['id'])} in a session`);
+      this.logger.debug(
+        `Refused a response for unknown request ${logText(JSON.stringify(message['id']))} in a session`,
+      );
       return writer.refuse(
         400,
         `No request with id ${JSON.stringify(message['id'])} is waiting for an answer in this session`,

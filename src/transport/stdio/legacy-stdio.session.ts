@@ -8,6 +8,7 @@ import type { LegacyDispatcher } from '../../legacy/legacy.dispatcher.js';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/json-rpc.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { LEGACY_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.js';
+import { logText } from '../../telemetry/log-text.js';
 
 const STDIO = Object.freeze({ kind: 'stdio' } as const);
 
@@ -66,7 +67,7 @@ export class LegacyStdioSession {
     if (method === undefined) {
       if (!dispatcher.response(message, this.session)) {
         this.logger.warn(
-          `Ignored a JSON-RPC response (id ${JSON.stringify(message['id'])}): no request with that id is waiting`,
+          `Ignored a JSON-RPC response (id ${logText(JSON.stringify(message['id']))}): no request with that id is waiting`,
         );
       }
       return undefined;

@@ -18,6 +18,7 @@ import { LineSplitter, type LineEvent } from './line-splitter.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
 import { McpCallAbortedError } from '../../protocol/mcp-call-aborted.error.js';
 import { LIMIT_DEFAULTS } from '../../mcp.options.js';
+import { logText } from '../../telemetry/log-text.js';
 
 type OutgoingMessage = JsonRpcResponse | JsonRpcNotification | JsonRpcRequest;
 
@@ -184,7 +185,7 @@ export class McpStdioConnection {
     if (isResponse(message)) {
       // This server sends no requests, so there is nothing to match; answering would be noise.
       this.logger.warn(
-        `Ignored a JSON-RPC response (id ${JSON.stringify(message['id'])}): this server sends no requests`,
+        `Ignored a JSON-RPC response (id ${logText(JSON.stringify(message['id']))}): this server sends no requests`,
       );
       return;
     }
