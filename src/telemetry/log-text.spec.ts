@@ -2,7 +2,9 @@ import { logText } from './log-text.js';
 
 describe('logText', () => {
   it('escapes CR, LF and tab so a value cannot start a forged log line', () => {
-    expect(logText('bistro://x\n[Nest] 1 - ERROR [Forged] pwned\r')).toBe('bistro://x\\n[Nest] 1 - ERROR [Forged] pwned\\r');
+    expect(logText('bistro://x\n[Nest] 1 - ERROR [Forged] pwned\r')).toBe(
+      'bistro://x\\n[Nest] 1 - ERROR [Forged] pwned\\r',
+    );
     expect(logText('a\tb')).toBe('a\\tb');
   });
 
