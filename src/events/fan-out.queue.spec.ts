@@ -28,6 +28,33 @@ describe('FanOutQueue', () => {
     expect(queue.size).toBe(0);
   });
 
+  it('a keyed fan-out replaces a waiting one of the same key, never one that started', async () => {
+    const log: string[] = [];
+    const queue = new FanOutQueue(new Logger('test'), 2);
+    queue.push(fanOut(log, 'a', 3), 'tools');
+    // 'a' has started: a second 'tools' waits behind it, and later ones replace that one.
+    for (let i = 1; i <= 1000; i++) queue.push(fanOut(log, `t${i}`, 1), 'tools');
+    queue.push(fanOut(log, 'r', 1), 'resource:x');
+    queue.push(fanOut(log, 'plain1', 1));
+    queue.push(fanOut(log, 'plain2', 1));
+    expect(queue.size).toBe(5);
+    while (queue.size > 0) await turn();
+    expect(log).toEqual(['a:0', 'a:1', 'a:2', 't1000:0', 'r:0', 'plain1:0', 'plain2:0']);
+  });
+
+  it('an event bus publishing far faster than delivery holds one pending fan-out per key', async () => {
+    const bus = new InProcessEventBus();
+    const heard: string[] = [];
+    for (let i = 0; i < 600; i++) bus.subscribe((event) => heard.push(event.kind));
+    for (let i = 0; i < 10_000; i++) bus.publish({ kind: 'list_changed', list: 'tools' });
+    bus.publish({ kind: 'resource_updated', uri: 'notes://1' });
+    while (heard.length < 600 * 3) await turn();
+    await turn();
+    // The first event (started at once), the newest list change, the resource update.
+    expect(heard.length).toBe(600 * 3);
+    expect(heard.filter((kind) => kind === 'resource_updated')).toHaveLength(600);
+  });
+
   it('logs a fan-out that throws and goes on with the next', async () => {
     const errors: unknown[] = [];
     const logger = { error: (...args: unknown[]) => errors.push(args[0]) } as unknown as Logger;

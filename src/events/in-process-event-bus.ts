@@ -37,7 +37,7 @@ export class InProcessEventBus extends McpEventBus {
         }
         yield;
       }
-    });
+    }, coalescingKey(event));
   }
 
   subscribe(listener: McpEventListener): () => void {
@@ -49,5 +49,20 @@ export class InProcessEventBus extends McpEventBus {
   /** How many listeners are subscribed. */
   get size(): number {
     return this.listeners.size;
+  }
+}
+
+/**
+ * Events that say "this changed, look again": a newer one of the same key makes a waiting older one
+ * redundant (a task's newest record supersedes the older).
+ */
+function coalescingKey(event: McpEvent): string {
+  switch (event.kind) {
+    case 'list_changed':
+      return `list:${event.list}`;
+    case 'resource_updated':
+      return `resource:${event.uri}`;
+    case 'task_changed':
+      return `task:${event.task.taskId}`;
   }
 }

@@ -231,7 +231,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
         state.stream?.send(notification);
         yield;
       }
-    });
+    }, method);
   }
 
   private resourceUpdated(uri: string): void {
@@ -243,7 +243,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
         state.stream?.send(notification);
         yield;
       }
-    });
+    }, `resource:${uri}`);
   }
 
   /**
