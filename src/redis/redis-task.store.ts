@@ -131,10 +131,12 @@ export class RedisTaskStore extends McpTaskStore {
     for (let attempt = 1; ; attempt++) {
       const current = await this.redis.run((r) => r.get(key));
       if (current === null) return undefined;
-      const record = await this.withArguments(JSON.parse(current) as McpTaskRecord);
+      const stored = JSON.parse(current) as McpTaskRecord;
+      const record = await this.withArguments(stored);
       const next = change(record);
       if (next === undefined) return record;
-      const json = statusJson(next);
+      // A record written before arguments had their own key keeps them inline: there is no other copy.
+      const json = stored.arguments === undefined ? statusJson(next) : JSON.stringify(next);
       const finished = !isTerminal(record.status) && isTerminal(next.status);
       const keys = [key, ...(finished ? this.callerKeys(next) : [])];
       const written = await this.redis.run((r) =>

@@ -22,7 +22,8 @@ import { type TaskCallScope, taskCallScope } from './task-call.scope.js';
 import { declaresTasks, REQUIRED_TASKS_CAPABILITY } from './task-support.js';
 import { TaskAbortedError } from './task-aborted.error.js';
 import { taskCallerOf } from './task-caller.js';
-import { jsonBytes, payloadTooLarge } from './task-payload.js';
+import { logText } from '../telemetry/log-text.js';
+import { boundedEnding, checkClientPayload, type TaskEnding } from './task-payload.js';
 
 /** How one tools/call runs: synchronously, as a task from the start, or as a task once the handler says so. */
 export type TaskMode = 'sync' | 'immediate' | 'handler';
@@ -134,6 +135,8 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
     this.checkArguments(call);
     const controller = new AbortController();
     let taskId: string | undefined;
+    // One task per call, however often (or concurrently) the handler calls start().
+    let starting: Promise<void> | undefined;
     let started!: (record: McpTaskRecord) => void;
     const whenStarted = new Promise<McpTaskRecord>((resolve) => (started = resolve));
     const request = call.exchange;
@@ -146,13 +149,12 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
       get taskId() {
         return taskId;
       },
-      start: async () => {
-        if (taskId !== undefined) return;
-        const record = await this.create(call);
-        taskId = record.taskId;
-        this.track(record, controller);
-        started(record);
-      },
+      start: () =>
+        (starting ??= this.create(call).then((record) => {
+          taskId = record.taskId;
+          this.track(record, controller);
+          started(record);
+        })),
     };
     const run = this.invoke(call.tool, call.input, call.session, exchange, scope);
     const first = await Promise.race([run.then((outcome) => ({ outcome })), whenStarted.then((task) => ({ task }))]);
@@ -181,6 +183,8 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
         taken++;
       }
       if (taken === 0) return undefined;
+      // Answers are kept for the task's lifetime, as its arguments are: the same bound.
+      checkClientPayload('answers', answers, this.options.limits.maxTaskPayloadBytes);
       const next: McpTaskRecord = { ...current, answers, lastUpdatedAt: this.isoNow() };
       if (Object.keys(pending).length > 0) return { ...next, inputRequests: pending };
       resumes = true;
@@ -215,15 +219,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
 
   /** Arguments past `limits.maxTaskPayloadBytes` are refused before anything runs (-32602, HTTP 400). */
   private checkArguments(call: TaskCall): void {
-    const max = this.options.limits.maxTaskPayloadBytes;
-    const bytes = jsonBytes(call.args);
-    if (bytes > max) {
-      throw McpError.invalidParams(
-        `The arguments of a task may take at most ${max} bytes of JSON (limits.maxTaskPayloadBytes); these take ${bytes}`,
-        { limit: 'maxTaskPayloadBytes', maxBytes: max },
-        400,
-      );
-    }
+    checkClientPayload('arguments', call.args, this.options.limits.maxTaskPayloadBytes);
   }
 
   /** Stores the task; the store refuses it past the caller's quotas or its own bound. */
@@ -296,19 +292,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
 
   private async settle(taskId: string, session: ReplaySession, outcome: McpCallOutcome): Promise<void> {
     if (outcome.kind === 'complete') {
-      const result = { ...toCallToolResult(outcome.value) };
-      const max = this.options.limits.maxTaskPayloadBytes;
-      const bytes = jsonBytes(result);
-      if (bytes > max) {
-        // Keeping megabytes for the task's lifetime is what the bound prevents: the task fails instead.
-        this.logger.warn(
-          `Task ${taskId} failed: its result takes ${bytes} bytes of JSON, over limits.maxTaskPayloadBytes (${max})`,
-        );
-        const error = payloadTooLarge(bytes, max);
-        await this.finish(taskId, (record) => ({ ...record, status: 'failed', statusMessage: error.message, error }));
-        return;
-      }
-      await this.finish(taskId, (record) => ({ ...record, status: 'completed', result }));
+      await this.end(taskId, { status: 'completed', result: { ...toCallToolResult(outcome.value) } });
       return;
     }
     const signal = session.lastInputRequired!;
@@ -340,20 +324,22 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
   /** A protocol error fails the task; anything else the tool threw is a tool error (completed, isError). */
   private async settleError(taskId: string, error: unknown): Promise<void> {
     if (error instanceof McpError) {
-      await this.finish(taskId, (record) => ({
-        ...record,
+      await this.end(taskId, {
         status: 'failed',
         statusMessage: error.message,
         error: { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) },
-      }));
+      });
       return;
     }
     const message = error instanceof Error ? error.message : String(error);
-    await this.finish(taskId, (record) => ({
-      ...record,
-      status: 'completed',
-      result: { ...toolErrorResult(message || 'Tool failed') },
-    }));
+    await this.end(taskId, { status: 'completed', result: { ...toolErrorResult(message || 'Tool failed') } });
+  }
+
+  /** Records how the handler ended, or the failure that replaces an ending the store must not keep. */
+  private async end(taskId: string, ending: TaskEnding): Promise<void> {
+    const bounded = boundedEnding(ending, this.options.limits.maxTaskPayloadBytes);
+    if (bounded.refused !== undefined) this.logger.warn(`Task ${taskId} failed: ${logText(bounded.refused)}`);
+    await this.finish(taskId, (record) => ({ ...record, ...bounded.ending }));
   }
 
   /** Moves a still-live task to its next state; a cancelled or expired task keeps what it has. */

@@ -117,4 +117,17 @@ describe('RedisTaskStore quotas', () => {
     const status = await connection.run((r) => r.get(`${connection.prefix}task:${record.taskId}`));
     expect(status!.length).toBeLessThan(2000);
   });
+
+  it('keeps the arguments of a record written before they had their own key through its updates', async () => {
+    const [a, b, connection] = await nodes();
+    const { caller: _caller, ...legacy } = { ...task('address:old'), arguments: { city: 'Lyon' } };
+    await connection.run((r) =>
+      r.set(`${connection.prefix}task:${legacy.taskId}`, JSON.stringify(legacy), 'PX', 60_000),
+    );
+    expect((await a.get(legacy.taskId))!.arguments).toEqual({ city: 'Lyon' });
+    await b.update(legacy.taskId, (r) => ({ ...r, statusMessage: 'Progress 1' }));
+    await b.update(legacy.taskId, (r) => ({ ...r, status: 'input_required' }));
+    const read = (await a.get(legacy.taskId))!;
+    expect(read).toMatchObject({ status: 'input_required', statusMessage: 'Progress 1', arguments: { city: 'Lyon' } });
+  });
 });
