@@ -62,6 +62,21 @@ describe('ResponseWriter on a client that does not read', () => {
     expect(writer.closed).toBe(false);
   });
 
+  it('keeps the stream of a client that reads, through one message larger than the bound', async () => {
+    const { res, client } = setup;
+    let received = 0;
+    client.on('data', (chunk: Buffer) => (received += chunk.length));
+    client.resume();
+    const writer = new ResponseWriter(res, undefined, BOUND);
+    const big = { jsonrpc: '2.0' as const, method: 'notifications/message', params: { data: 'y'.repeat(16 * BOUND) } };
+    await writer.notify(big);
+    expect(disconnectSignal(res).aborted).toBe(false);
+    expect(writer.closed).toBe(false);
+    writer.respond(200, { jsonrpc: '2.0', id: 1, result: {} });
+    for (let i = 0; i < 100 && received <= 16 * BOUND; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(received).toBeGreaterThan(16 * BOUND);
+  });
+
   it('settles the drain promise once the client reads', async () => {
     const { res, client } = setup;
     const writer = new ResponseWriter(res, undefined, BOUND);

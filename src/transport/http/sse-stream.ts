@@ -53,12 +53,17 @@ export class SseStream {
     this.res.writeHead(200, SSE_HEADERS);
   }
 
-  /** One `message` event. Returns false once the client is over the bound (the event was written all the same). */
+  /**
+   * One `message` event; false, and nothing written, when the stream is closed or its client is
+   * already over the bound. The bound is checked before the write, not after: one message larger
+   * than the bound is a client's backlog only if it does not take it, so a client that reads keeps
+   * its stream (what the server holds stays under the bound plus one message).
+   */
   send(message: unknown): boolean {
-    if (this.closed) return false;
+    if (this.closed || this.overBound) return false;
     this.open();
     this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
-    return !this.overBound;
+    return true;
   }
 
   /** A comment line (keep-alive), only on an open stream whose client keeps up. */

@@ -268,15 +268,16 @@ export class McpStdioConnection {
   /**
    * A call's notification or pushed request, bounded like an HTTP stream: while the client is
    * behind, progress is dropped and the rest hands back a promise that settles once it caught up;
-   * a client further behind than the bound gets the call aborted (`client-behind`), and the call's
-   * later notifications are dropped. The connection itself stays: its other calls still answer.
+   * a client already further behind than the bound gets the call aborted (`client-behind`) and the
+   * message is not written, nor are the call's later ones. The bound is checked before the write, so
+   * one line larger than the bound reaches a client that reads it. The connection itself stays: its
+   * other calls still answer.
    */
   private writeForCall(message: JsonRpcNotification | JsonRpcRequest, abort: AbortController): void | Promise<void> {
     const { output } = this.options;
     const reason: unknown = abort.signal.reason;
     if (reason instanceof McpCallAbortedError && reason.reason === 'client-behind') return;
     if (output.writableNeedDrain && message.method === 'notifications/progress') return;
-    this.write(message);
     if (output.writableLength > this.maxBacklogBytes) {
       abort.abort(
         new McpCallAbortedError(
@@ -286,6 +287,7 @@ export class McpStdioConnection {
       );
       return;
     }
+    this.write(message);
     if (output.writableNeedDrain) return this.drained();
   }
 

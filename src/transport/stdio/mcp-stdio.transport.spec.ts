@@ -168,6 +168,18 @@ class Wire {
     });
   }
 
+  /**
+   * Reads as a pipe's reader does: later than the write (a `readable` turn), so a line larger than
+   * the output's buffer waits in `writableLength` until it is read.
+   */
+  consumeLater(): void {
+    this.output.on('readable', () => {
+      for (let chunk: Buffer | null; (chunk = this.output.read() as Buffer | null) !== null;)
+        this.text += chunk.toString('utf8');
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+  }
+
   send(text: string | Buffer): void {
     this.input.write(text);
   }
@@ -556,6 +568,14 @@ class StdioFloodTools {
     return 'flooded';
   }
 
+  @McpTool({ name: 'big_log', description: 'Writes one log message larger than the bound' })
+  async bigLog(_input: unknown, exchange: McpExchange): Promise<string> {
+    await this.log.info({ pad: 'x'.repeat(16 * 64 * 1024) });
+    flood.reason = isCallAborted(exchange.signal.reason) ? exchange.signal.reason.reason : undefined;
+    flood.done.resolve();
+    return 'logged';
+  }
+
   @McpTool({ name: 'flood_awaited', description: 'Writes log messages at the client pace' })
   async floodAwaited(_input: unknown, exchange: McpExchange): Promise<string> {
     for (let i = 0; i < 100_000 && !exchange.signal.aborted; i++) {
@@ -611,6 +631,23 @@ describe('McpStdioTransport with a client that does not read', () => {
     wire.consume();
     const messages = await wire.waitFor(1);
     expect(messages.at(-1)).toMatchObject({ id: 1, result: { content: [{ text: 'flooded' }] } });
+    wire.input.end();
+    await wire.connection.closed;
+  });
+
+  it('delivers one message larger than the bound to a client that reads it, without aborting the call', async () => {
+    const wire = new Wire(transport, { outputHighWaterMark: 1024, consume: false });
+    wire.consumeLater();
+    wire.send(floodCall(3, 'big_log'));
+    await flood.done.promise;
+    expect(flood.reason).toBeUndefined();
+    const messages = await wire.waitFor(2);
+    expect(messages[0]).toMatchObject({
+      method: 'notifications/message',
+      params: { data: { pad: expect.any(String) } },
+    });
+    expect(messages[0].params.data.pad).toHaveLength(16 * BOUND);
+    expect(messages[1]).toMatchObject({ id: 3, result: { content: [{ text: 'logged' }] } });
     wire.input.end();
     await wire.connection.closed;
   });
