@@ -85,6 +85,9 @@ export class SubscriptionsMethods implements McpMethodGroup, OnModuleDestroy {
         exchange.signal.removeEventListener('abort', end);
         resolve();
       };
+      // Gone while the task filter loaded, or dropped for falling behind on the acknowledgement:
+      // the abort event fired already and would never come again.
+      if (exchange.signal.aborted) return end();
       this.open.add(end);
       exchange.signal.addEventListener('abort', end, { once: true });
     });
