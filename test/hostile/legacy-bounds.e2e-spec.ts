@@ -1,5 +1,7 @@
+import { request } from 'node:http';
 import { LegacySessionCodec } from '../../src/legacy/legacy-session.codec.js';
 import { LegacySessions } from '../../src/legacy/legacy-sessions.js';
+import { LocalSessionBackplane } from '../../src/legacy/local-session.backplane.js';
 import { HeaderPrincipalSource, legacyModule } from '../legacy/legacy.fixtures.js';
 import { initialize, LEGACY_VERSION, LegacyWire } from '../legacy/legacy-wire.js';
 import { CapturingLogger, startMrtrApp } from '../mrtr/mrtr-app.js';
@@ -259,6 +261,58 @@ describe.each(ADAPTERS)('2025-era sessions under hostile clients, on %s', (adapt
       expect((await ping('six-again')).json).toEqual({ jsonrpc: '2.0', id: 'six-again', result: {} });
       for (const { stream } of busy) stream.close();
     });
+  });
+});
+
+/** A backplane whose loads wait while `hold` is armed, to let a client leave in the meantime. */
+class HeldBackplane extends LocalSessionBackplane {
+  private held: Promise<void> | undefined;
+  private releaseHeld: (() => void) | undefined;
+  entered: Promise<void> = Promise.resolve();
+  private enter: (() => void) | undefined;
+
+  hold(): void {
+    this.held = new Promise((resolve) => (this.releaseHeld = resolve));
+    this.entered = new Promise((resolve) => (this.enter = resolve));
+  }
+
+  release(): void {
+    this.releaseHeld?.();
+    this.held = undefined;
+  }
+
+  override async load(sessionId: string) {
+    if (this.held) {
+      this.enter?.();
+      await this.held;
+    }
+    return super.load(sessionId);
+  }
+}
+
+describe.each(ADAPTERS)('a 2025-era GET whose client leaves while its session loads, on %s', (adapter) => {
+  const backplane = new HeldBackplane();
+  const app = boundedApp(adapter, {
+    sessionBackplane: backplane,
+    limits: { maxSessionsPerCaller: 1, maxSubscriptionsPerSession: 1 },
+  });
+
+  it('leaves the session idle (no stream kept for a gone client): the caller’s next session replaces it', async () => {
+    const { url } = app.server();
+    const left = await sessionWithState(url, 'leaver');
+    backplane.hold();
+    const req = request(left.url, { method: 'GET', headers: left.headers({ accept: 'text/event-stream' }) });
+    req.on('error', () => undefined);
+    req.end();
+    await backplane.entered;
+    req.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    backplane.release();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Had the gone client's stream been kept, the session would count as busy and this would be 429.
+    const next = await sessionWithState(url, 'leaver');
+    expect(await stateIn(next)).toBe('kept');
+    expect(await stateIn(left)).toBe('gone');
   });
 });
 

@@ -83,6 +83,9 @@ export class LegacyHttpEndpoint {
     }
     const session = await this.session(req, writer, { kind: 'http', request: req });
     if (!session) return;
+    // Gone while the session loaded: its 'close' has passed, so a stream attached now would never
+    // be detached (the session busy for good, never evicted, and the keep-alive timer running).
+    if (writer.closed) return;
     const sse = writer.eventStream();
     sse.comment('stream open');
     const keepAlive = setInterval(() => sse.comment('keep-alive'), KEEP_ALIVE_MS);
