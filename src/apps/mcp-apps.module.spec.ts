@@ -8,6 +8,7 @@ import { McpTool } from '../decorators/mcp-tool.decorator.js';
 import { McpResourceRegistry } from '../discovery/mcp-resource.registry.js';
 import { McpServerExtensions } from '../discovery/mcp-server-extensions.js';
 import { McpModule } from '../mcp.module.js';
+import { McpTestClient } from '../testing/mcp-test-client.js';
 import { McpAppResource } from './mcp-app-resource.decorator.js';
 import { McpAppsModule } from './mcp-apps.module.js';
 import type { McpAppsOptions } from './mcp-apps.options.js';
@@ -163,6 +164,52 @@ describe('McpAppsModule.forRootAsync', () => {
       });
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('MCP Apps without McpAppsModule, and app resources whose handler sets _meta.ui', () => {
+  it('fails at startup on a tool linked to an app when nothing declares the extension, naming the tool and the module', async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [McpModule.forRoot({ name: 'apps', version: '1.0.0', http: false })],
+      providers: [LinkedTools, ViewResource],
+    }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    await expect(app.init()).rejects.toThrow(
+      /MCP tool "show" \(LinkedTools\.show\) is linked to the MCP App ui:\/\/test\/view, but the server does not declare the MCP Apps extension \(io\.modelcontextprotocol\/ui\): add McpAppsModule\.forRoot\(\{\}\)/,
+    );
+    await app.close().catch(() => undefined);
+  });
+
+  it('keeps the declared CSP when the handler sets other _meta.ui keys on its contents', async () => {
+    @Injectable()
+    class BorderedView {
+      @McpAppResource({ uri: 'ui://test/view', csp: { connectDomains: ['https://api.example.com'] } })
+      view() {
+        const html = '<!doctype html><html><body>view</body></html>';
+        return {
+          contents: [
+            {
+              uri: 'ui://test/view',
+              mimeType: 'text/html;profile=mcp-app',
+              text: html,
+              _meta: { ui: { prefersBorder: true } },
+            },
+          ],
+        };
+      }
+    }
+    const mcp = await McpTestClient.start({
+      imports: [McpModule.forRoot({ name: 'apps', version: '1.0.0' }), McpAppsModule.forRoot({})],
+      providers: [LinkedTools, BorderedView],
+    });
+    try {
+      expect((await mcp.readAppResource('ui://test/view')).ui).toEqual({
+        csp: { connectDomains: ['https://api.example.com'] },
+        prefersBorder: true,
+      });
+    } finally {
+      await mcp.close();
     }
   });
 });

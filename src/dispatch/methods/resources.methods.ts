@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { McpResourceRegistry } from '../../discovery/mcp-resource.registry.js';
 import { McpError } from '../../protocol/mcp.error.js';
+import { isJsonObject } from '../../protocol/is-json-object.js';
 import type { McpRequestTrace } from '../../telemetry/mcp-request-trace.js';
 import type { McpExchange } from '../../protocol/mcp-exchange.js';
 import { McpMethod } from '../../protocol/mcp-methods.js';
@@ -62,7 +63,8 @@ export class ResourcesMethods implements McpMethodGroup {
 
 /**
  * The resource's declared `_meta` (e.g. an MCP App's `_meta.ui`: CSP, permissions) on the contents
- * of the URI read, under what the handler's contents set themselves.
+ * of the URI read, under what the handler's contents set themselves. `ui` is merged key by key: a
+ * handler that sets `prefersBorder` must not drop the declared CSP, which hosts read from here.
  */
 function withMeta(
   result: ReadResourceResult,
@@ -73,7 +75,14 @@ function withMeta(
   return {
     ...result,
     contents: result.contents.map((content) =>
-      content.uri === uri ? { ...content, _meta: { ...meta, ...content._meta } } : content,
+      content.uri === uri ? { ...content, _meta: mergedMeta(meta, content._meta) } : content,
     ),
   };
+}
+
+function mergedMeta(declared: Record<string, unknown>, own: Record<string, unknown> | undefined) {
+  const merged = { ...declared, ...own };
+  const [declaredUi, ownUi] = [declared['ui'], own?.['ui']];
+  if (isJsonObject(declaredUi) && isJsonObject(ownUi)) merged['ui'] = { ...declaredUi, ...ownUi };
+  return merged;
 }

@@ -1,8 +1,9 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { MCP_OPTIONS } from '../../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../../mcp.options.js';
 import type { RegisteredTool } from '../../discovery/registered-tool.js';
-import { clientRendersApps } from '../../discovery/mcp-apps.support.js';
+import { clientRendersApps, MCP_UI_EXTENSION } from '../../discovery/mcp-apps.support.js';
+import { McpServerExtensions } from '../../discovery/mcp-server-extensions.js';
 import { McpToolRegistry } from '../../discovery/mcp-tool.registry.js';
 import { MrtrCallRunner } from '../mrtr-call.runner.js';
 import { McpError } from '../../protocol/mcp.error.js';
@@ -29,7 +30,7 @@ const TIMED_OUT = Symbol('timed out');
 
 /** tools/list and tools/call. */
 @Injectable()
-export class ToolsMethods implements McpMethodGroup {
+export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
   private readonly logger = new Logger('McpTools');
 
   constructor(
@@ -39,8 +40,23 @@ export class ToolsMethods implements McpMethodGroup {
     private readonly stamp: ResultStamp,
     private readonly once: ExactlyOnceCompletion,
     private readonly tasks: McpTaskRunner,
+    private readonly extensions: McpServerExtensions,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
+
+  /**
+   * A tool linked to an MCP App on a server that does not declare the extension would send hosts a
+   * link nobody checked (McpAppsModule checks the links it serves): most likely the module was not
+   * imported, so startup fails rather than the view silently not showing.
+   */
+  onApplicationBootstrap(): void {
+    if (MCP_UI_EXTENSION in this.extensions.all()) return;
+    const linked = this.tools.values().find((tool) => tool.ui !== undefined);
+    if (!linked) return;
+    throw new Error(
+      `MCP tool "${linked.name}" (${linked.source}) is linked to the MCP App ${linked.ui!.resourceUri}, but the server does not declare the MCP Apps extension (${MCP_UI_EXTENSION}): add McpAppsModule.forRoot({}) (from @mocapi/nestjs/apps) to the imports.`,
+    );
+  }
 
   enabled(): boolean {
     return this.tools.size > 0;
