@@ -8,6 +8,7 @@ const { dirname, join, sep } = require('node:path');
 const root = require('@mocapi/nestjs');
 const testing = require('@mocapi/nestjs/testing');
 const oauth2 = require('@mocapi/nestjs/oauth2');
+const apps = require('@mocapi/nestjs/apps');
 
 for (const name of ['McpModule', 'McpTool', 'ElicitationContext', 'McpError'])
   assert.equal(typeof root[name], 'function', `@mocapi/nestjs exports ${name}`);
@@ -15,10 +16,12 @@ for (const name of ['McpTestClient', 'McpCallRound', 'McpTestError'])
   assert.equal(typeof testing[name], 'function', `@mocapi/nestjs/testing exports ${name}`);
 for (const name of ['McpOAuth2Module', 'McpScopes'])
   assert.equal(typeof oauth2[name], 'function', `@mocapi/nestjs/oauth2 exports ${name}`);
+for (const name of ['McpAppsModule', 'McpAppResource', 'clientRendersApps'])
+  assert.equal(typeof apps[name], 'function', `@mocapi/nestjs/apps exports ${name}`);
 
 const packageDir = dirname(require.resolve('@mocapi/nestjs/package.json'));
 const cjsDir = join(packageDir, 'dist', 'cjs') + sep;
-for (const entry of ['@mocapi/nestjs', '@mocapi/nestjs/testing', '@mocapi/nestjs/oauth2']) {
+for (const entry of ['@mocapi/nestjs', '@mocapi/nestjs/testing', '@mocapi/nestjs/oauth2', '@mocapi/nestjs/apps']) {
   assert.ok(require.resolve(entry).startsWith(cjsDir), `${entry} resolves to ${require.resolve(entry)}`);
 }
 const loaded = Object.keys(require.cache).filter((file) => file.startsWith(packageDir + sep));
@@ -28,5 +31,5 @@ assert.deepEqual(
   'files of the package loaded from outside dist/cjs',
 );
 console.log(
-  `require(): @mocapi/nestjs, /testing and /oauth2 load ${loaded.length} files, all from dist/cjs (Node ${process.version})`,
+  `require(): @mocapi/nestjs, /testing, /oauth2 and /apps load ${loaded.length} files, all from dist/cjs (Node ${process.version})`,
 );

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 const root = await import('@mocapi/nestjs');
 const testing = await import('@mocapi/nestjs/testing');
 const oauth2 = await import('@mocapi/nestjs/oauth2');
+const apps = await import('@mocapi/nestjs/apps');
 
 for (const name of ['McpModule', 'McpTool', 'ElicitationContext', 'McpError'])
   assert.equal(typeof root[name], 'function', `@mocapi/nestjs exports ${name}`);
@@ -16,16 +17,18 @@ for (const name of ['McpTestClient', 'McpCallRound', 'McpTestError'])
   assert.equal(typeof testing[name], 'function', `@mocapi/nestjs/testing exports ${name}`);
 for (const name of ['McpOAuth2Module', 'McpScopes'])
   assert.equal(typeof oauth2[name], 'function', `@mocapi/nestjs/oauth2 exports ${name}`);
+for (const name of ['McpAppsModule', 'McpAppResource', 'clientRendersApps'])
+  assert.equal(typeof apps[name], 'function', `@mocapi/nestjs/apps exports ${name}`);
 
 const require = createRequire(import.meta.url);
 const packageDir = dirname(require.resolve('@mocapi/nestjs/package.json'));
 const esmDir = join(packageDir, 'dist', 'esm') + sep;
-for (const entry of ['@mocapi/nestjs', '@mocapi/nestjs/testing', '@mocapi/nestjs/oauth2']) {
+for (const entry of ['@mocapi/nestjs', '@mocapi/nestjs/testing', '@mocapi/nestjs/oauth2', '@mocapi/nestjs/apps']) {
   const file = fileURLToPath(import.meta.resolve(entry));
   assert.ok(file.startsWith(esmDir), `${entry} resolves to ${file}`);
 }
 const cjsLoaded = Object.keys(require.cache).filter((file) => file.startsWith(packageDir + sep));
 assert.deepEqual(cjsLoaded, [], 'CommonJS files of the package loaded by an ESM app');
 console.log(
-  `import: @mocapi/nestjs, /testing and /oauth2 resolve into dist/esm; no CommonJS file of the package loaded (Node ${process.version})`,
+  `import: @mocapi/nestjs, /testing, /oauth2 and /apps resolve into dist/esm; no CommonJS file of the package loaded (Node ${process.version})`,
 );
