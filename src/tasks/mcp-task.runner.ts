@@ -9,7 +9,6 @@ import { toCallToolResult, toolErrorResult } from '../dispatch/tool-result.norma
 import { McpClock } from '../mrtr/mcp-clock.js';
 import { MrtrEngine, type McpCallOutcome } from '../mrtr/mrtr.engine.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
-import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { McpMethod } from '../protocol/mcp-methods.js';
@@ -22,6 +21,7 @@ import { type TaskCallScope, taskCallScope } from './task-call.scope.js';
 import { declaresTasks, REQUIRED_TASKS_CAPABILITY } from './task-support.js';
 import { TaskAbortedError } from './task-aborted.error.js';
 import { taskCallerOf } from './task-caller.js';
+import { TaskProgressRecorder, taskExchange } from './task-exchange.js';
 import { logText } from '../telemetry/log-text.js';
 import { boundedEnding, checkClientPayload, type TaskEnding } from './task-payload.js';
 
@@ -64,6 +64,9 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
     private readonly events: McpTaskEvents,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
+
+  /** Records the progress reports of this node's task handlers as their statusMessage. */
+  private readonly progress = new TaskProgressRecorder(this.store, this.events, () => this.isoNow(), this.logger);
 
   /** Unsubscribes from the task events (set in onModuleInit). */
   private unsubscribe: (() => void) | undefined;
@@ -113,7 +116,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
     this.checkArguments(call);
     const record = await this.create(call);
     const controller = this.track(record);
-    const exchange = this.taskExchange(call.exchange, record.taskId, controller.signal);
+    const exchange = taskExchange(call.exchange, controller.signal, () => record.taskId, this.progress);
     const scope: TaskCallScope = { taskId: record.taskId, start: async () => {} };
     this.follow(
       record.taskId,
@@ -140,11 +143,8 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
     let started!: (record: McpTaskRecord) => void;
     const whenStarted = new Promise<McpTaskRecord>((resolve) => (started = resolve));
     const request = call.exchange;
-    const exchange = this.switchableExchange(
-      request,
-      AbortSignal.any([request.signal, controller.signal]),
-      () => taskId,
-    );
+    const signal = AbortSignal.any([request.signal, controller.signal]);
+    const exchange = taskExchange(request, signal, () => taskId, this.progress);
     const scope: TaskCallScope = {
       get taskId() {
         return taskId;
@@ -360,7 +360,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
       if (!tool || tool.taskSupport === undefined) {
         throw new McpError(-32603, `The tool ${record.tool} of this task is no longer available`);
       }
-      const exchange = this.taskExchange(
+      const exchange = taskExchange(
         {
           ...request,
           method: McpMethod.ToolsCall,
@@ -368,8 +368,9 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
           protocolVersion: record.protocolVersion,
           clientCapabilities: record.clientCapabilities,
         },
-        record.taskId,
         controller.signal,
+        () => record.taskId,
+        this.progress,
       );
       const session = this.mrtr.resume(
         {
@@ -392,58 +393,6 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
       controller.abort(error);
       void this.settleError(record.taskId, error instanceof McpError ? error : McpError.internal());
     });
-  }
-
-  /**
-   * The exchange a background handler sees: the task's signal, and progress reports that become
-   * the task's `statusMessage` (progress and log notifications are not sent for tasks).
-   */
-  private taskExchange(base: McpExchange, taskId: string, signal: AbortSignal): McpExchange {
-    return this.switchableExchange(base, signal, () => taskId);
-  }
-
-  /** An exchange whose notifications go to the request until the call becomes a task, then to the task. */
-  private switchableExchange(base: McpExchange, signal: AbortSignal, taskIdOf: () => string | undefined): McpExchange {
-    const progress = (notification: JsonRpcNotification, taskId: string) => this.progress(taskId, notification);
-    const exchange = Object.defineProperties(
-      {},
-      {
-        ...Object.getOwnPropertyDescriptors(base),
-        signal: { value: signal, enumerable: true },
-        progressToken: { get: () => taskIdOf() ?? base.progressToken, enumerable: true },
-        logLevel: { get: () => (taskIdOf() === undefined ? base.logLevel : undefined), enumerable: true },
-        notify: {
-          value: (notification: JsonRpcNotification) => {
-            const taskId = taskIdOf();
-            if (taskId === undefined) base.notify(notification);
-            else progress(notification, taskId);
-          },
-          enumerable: true,
-        },
-      },
-    ) as McpExchange;
-    return Object.freeze(exchange);
-  }
-
-  /** A progress report of a task's handler becomes its statusMessage. */
-  private progress(taskId: string, notification: JsonRpcNotification): void {
-    if (notification.method !== 'notifications/progress') return;
-    const params = (notification.params ?? {}) as Record<string, unknown>;
-    const { progress, total, message } = params;
-    const statusMessage =
-      typeof message === 'string'
-        ? message
-        : `Progress ${String(progress)}${typeof total === 'number' ? ` of ${total}` : ''}`;
-    this.store
-      .update(taskId, (record) =>
-        record.status === 'working' ? { ...record, statusMessage, lastUpdatedAt: this.isoNow() } : undefined,
-      )
-      .then((updated) => updated && updated.statusMessage === statusMessage && this.events.emit(updated))
-      .catch((error: unknown) =>
-        this.logger.warn(
-          `Could not record progress of task ${taskId}: ${error instanceof Error ? error.message : error}`,
-        ),
-      );
   }
 
   private isoNow(): string {
