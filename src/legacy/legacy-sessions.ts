@@ -4,11 +4,14 @@ import { McpEventBus } from '../events/mcp-event-bus.js';
 import { MCP_OPTIONS } from '../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { McpClock } from '../mrtr/mcp-clock.js';
+import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { LoggingLevel } from '../protocol/wire-types.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { LegacySessionState } from './legacy-session.state.js';
 import { McpSessionBackplane, type SharedSessionState } from './mcp-session.backplane.js';
 import { answerPush } from './push-answer.js';
+import { CallerSessionIndex } from './caller-session.index.js';
+import { RefusedSessionIds } from './refused-session.ids.js';
 import { limitExceeded } from './session-limit.error.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 
@@ -26,10 +29,9 @@ import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 export class LegacySessions implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('McpLegacySessions');
   private readonly states = new Map<string, LegacySessionState>();
-  /** Caller → the ids of its states here, least recently used first. */
-  private readonly byCaller = new Map<string, Set<string>>();
-  /** Session id → when it was ended (DELETE): its sealed id must not be honoured again here. */
-  private readonly ended = new Map<string, number>();
+  private readonly callers = new CallerSessionIndex();
+  /** Sessions ended, or whose state was dropped: their sealed ids must not be honoured again here. */
+  private readonly ended: RefusedSessionIds;
   private readonly unsubscribe: Array<() => void> = [];
   private readonly fanOuts = new FanOutQueue();
 
@@ -39,7 +41,9 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
     private readonly bus: McpEventBus,
     private readonly backplane: McpSessionBackplane,
     @Optional() private readonly telemetry?: McpTelemetry,
-  ) {}
+  ) {
+    this.ended = new RefusedSessionIds(clock, options.legacy.sessionTtlMs, options.legacy.maxSessions * 10);
+  }
 
   onModuleInit(): void {
     this.unsubscribe.push(
@@ -68,7 +72,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
       this.reportEnded(state);
     }
     this.states.clear();
-    this.byCaller.clear();
+    this.callers.clear();
   }
 
   /** How many sessions this node holds state for. */
@@ -83,17 +87,12 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
   state(id: string, caller?: string): LegacySessionState {
     let state = this.states.get(id);
     if (state) {
-      // A caller's set order is its eviction order: the most recently used goes last.
-      const own = this.byCaller.get(state.caller);
-      own?.delete(id);
-      own?.add(id);
+      this.callers.touch(state.caller, id);
       return state;
     }
     state = new LegacySessionState(id, caller);
     this.makeRoom(state.caller);
-    let own = this.byCaller.get(state.caller);
-    if (!own) this.byCaller.set(state.caller, (own = new Set()));
-    own.add(id);
+    this.callers.touch(state.caller, id);
     this.states.set(id, state);
     return state;
   }
@@ -170,13 +169,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
   private endHere(id: string, reason: string): void {
     this.states.get(id)?.end(reason);
     this.drop(id);
-    this.refuseFromNow(id);
-  }
-
-  /** Remembers an id that must not be honoured again here (ended, or its state dropped). */
-  private refuseFromNow(id: string): void {
-    this.ended.set(id, this.clock.now());
-    this.pruneEnded();
+    this.ended.add(id);
   }
 
   /** Forgets a state, and its place in its caller's quota. */
@@ -184,9 +177,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
     const state = this.states.get(id);
     if (!state) return;
     this.states.delete(id);
-    const own = this.byCaller.get(state.caller);
-    own?.delete(id);
-    if (own?.size === 0) this.byCaller.delete(state.caller);
+    this.callers.remove(state.caller, id);
   }
 
   /**
@@ -222,28 +213,28 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
   }
 
   private broadcast(method: string): void {
-    const listening: LegacySessionState[] = [];
-    for (const state of this.states.values()) if (state.stream) listening.push(state);
-    const notification = { jsonrpc: '2.0' as const, method };
-    // In slices, in order: one event to thousands of streams must not stall the calls meanwhile.
-    this.fanOuts.push(function* () {
-      for (const state of listening) {
-        state.stream?.send(notification);
-        yield;
-      }
-    }, method);
+    this.fanOut({ jsonrpc: '2.0', method }, method, () => true);
   }
 
   private resourceUpdated(uri: string): void {
-    const listening: LegacySessionState[] = [];
-    for (const state of this.states.values()) if (state.stream && state.subscriptions.has(uri)) listening.push(state);
     const notification = { jsonrpc: '2.0' as const, method: 'notifications/resources/updated', params: { uri } };
+    this.fanOut(notification, `resource:${uri}`, (state) => state.subscriptions.has(uri));
+  }
+
+  /**
+   * Sends `notification` to the streams of the sessions `wants` picks, in slices and in order: one
+   * event to thousands of streams must not stall the calls meanwhile. A newer fan-out of the same
+   * `key` replaces one that has not started (see {@link FanOutQueue}).
+   */
+  private fanOut(notification: JsonRpcNotification, key: string, wants: (state: LegacySessionState) => boolean): void {
+    const listening: LegacySessionState[] = [];
+    for (const state of this.states.values()) if (state.stream && wants(state)) listening.push(state);
     this.fanOuts.push(function* () {
       for (const state of listening) {
         state.stream?.send(notification);
         yield;
       }
-    }, `resource:${uri}`);
+    }, key);
   }
 
   /**
@@ -253,64 +244,51 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
    * question) are never dropped.
    */
   private makeRoom(caller: string): void {
-    const own = this.byCaller.get(caller);
     const { maxSessionsPerCaller: max } = this.options.limits;
-    if (own && own.size >= max && !this.evictOldestIdle(own, true)) {
+    if (this.callers.count(caller) >= max) {
+      const own = this.callers.oldestOf(caller, this.idle);
       // Every session of the caller has work in progress: the new one waits for one to end.
-      throw limitExceeded(
-        'maxSessionsPerCaller',
-        max,
-        `This caller has ${max} sessions with streams or calls open on this server; end one (DELETE) first`,
-        McpErrorCode.InvalidRequest,
-        429,
-      );
+      if (own === undefined) {
+        throw limitExceeded(
+          'maxSessionsPerCaller',
+          max,
+          `This caller has ${max} sessions with streams or calls open on this server; end one (DELETE) first`,
+          McpErrorCode.InvalidRequest,
+          429,
+        );
+      }
+      this.endOverQuota(own);
     }
     while (this.states.size >= this.options.legacy.maxSessions) {
-      if (!this.evictFromLargestCaller()) return;
+      const id = this.callers.oldestOfLargest(this.idle);
+      if (id === undefined) return;
+      this.dropForRoom(id);
     }
   }
 
-  private evictFromLargestCaller(): boolean {
-    let largest: Set<string> | undefined;
-    for (const ids of this.byCaller.values()) if (!largest || ids.size > largest.size) largest = ids;
-    if (largest && this.evictOldestIdle(largest, false)) return true;
-    // The largest holder has nothing idle (rare): the next ones in order of size.
-    const bySize = [...this.byCaller.values()].sort((a, b) => b.size - a.size);
-    return bySize.some((ids) => ids !== largest && this.evictOldestIdle(ids, false));
+  /** States with anything open (a stream, a call, a pushed question) never give way. */
+  private readonly idle = (id: string): boolean => {
+    const state = this.states.get(id);
+    return state !== undefined && !state.busy;
+  };
+
+  /** A session past its caller's quota ends, on every node. */
+  private endOverQuota(id: string): void {
+    const state = this.states.get(id);
+    if (state) this.reportEnded(state);
+    this.endHere(id, 'The caller opened more sessions than limits.maxSessionsPerCaller');
+    this.backplane.end(id).catch((error: unknown) => {
+      this.logger.warn(`Could not record an ended session for the other nodes: ${String(error)}`);
+    });
   }
 
-  /**
-   * Drops the least recently used idle state among `ids`; false when all are busy. A session over
-   * its caller's quota ends (on every node); one dropped to make room survives only where the
-   * backplane keeps its state, else its id is refused from now on.
-   */
-  private evictOldestIdle(ids: ReadonlySet<string>, overQuota: boolean): boolean {
-    for (const id of ids) {
-      const state = this.states.get(id);
-      if (!state || state.busy) continue;
-      if (overQuota) {
-        this.reportEnded(state);
-        this.endHere(id, 'The caller opened more sessions than limits.maxSessionsPerCaller');
-        this.backplane.end(id).catch((error: unknown) => {
-          this.logger.warn(`Could not record an ended session for the other nodes: ${String(error)}`);
-        });
-      } else {
-        this.drop(id);
-        if (!this.backplane.keepsState) {
-          this.reportEnded(state);
-          this.refuseFromNow(id);
-        }
-      }
-      return true;
-    }
-    return false;
-  }
-
-  private pruneEnded(): void {
-    const oldest = this.clock.now() - this.options.legacy.sessionTtlMs;
-    for (const [id, at] of this.ended) {
-      if (at >= oldest && this.ended.size <= this.options.legacy.maxSessions * 10) return;
-      this.ended.delete(id);
+  /** A state dropped to make room survives only where the backplane keeps it; else its id is refused. */
+  private dropForRoom(id: string): void {
+    const state = this.states.get(id);
+    this.drop(id);
+    if (state && !this.backplane.keepsState) {
+      this.reportEnded(state);
+      this.ended.add(id);
     }
   }
 }
