@@ -42,7 +42,7 @@ export class BookingTools {
   /**
    * The seating picker's own booking: the guest chose the time and confirmed in the app, so nothing
    * is asked. Visible to apps only: hosts keep it from the model, and clients that do not render
-   * apps do not see it.
+   * apps neither see nor call it.
    */
   @McpTool({
     name: 'book_seating',

@@ -100,6 +100,44 @@ describe.each(ADAPTERS)('MCP Apps in both eras, with the official client, on %s'
   });
 });
 
+describe.each(ADAPTERS)('MCP Apps: the app-only tool, in both eras, on %s', (adapter) => {
+  let server: RunningApp;
+  beforeAll(async () => {
+    server = await startApp(AppModule, adapter);
+  });
+  afterAll(() => server.close());
+
+  const booking = { name: 'Ada', email: 'ada@example.com', date: '2027-01-06', partySize: 2, time: '19:00' };
+
+  describe.each(ERAS)('$era', ({ connect }) => {
+    it('a client that does not render apps cannot call book_seating (unknown tool), so book_table stays the way to book', async () => {
+      const client = await connect(server.url, {});
+      try {
+        const outcome: unknown = await client.callTool({ name: 'book_seating', arguments: booking }).then(
+          (result) => result,
+          (error: unknown) => error,
+        );
+        const text = outcome instanceof Error ? outcome.message : JSON.stringify(outcome);
+        expect(text).toContain('Unknown tool: book_seating');
+        expect(text).not.toContain('Booked');
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('a client that renders apps can call it', async () => {
+      const client = await connect(server.url, RENDERS_APPS);
+      try {
+        const result = await client.callTool({ name: 'book_seating', arguments: booking });
+        expect(result.isError).toBeFalsy();
+        expect(JSON.stringify(result.content)).toContain('Booked a table for 2 at 19:00 on 2027-01-06 under Ada');
+      } finally {
+        await client.close();
+      }
+    });
+  });
+});
+
 describe.each(ADAPTERS)('McpTestClient and MCP Apps, on %s', (adapter) => {
   it('with `apps: true` it lists the app-linked tools and reads the app resource', async () => {
     const mcp = await McpTestClient.start(AppModule, { adapter, apps: true });

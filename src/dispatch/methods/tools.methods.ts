@@ -157,7 +157,11 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
     const name = params['name'];
     if (typeof name !== 'string') throw McpError.invalidParams('params.name must be a string');
     const tool = this.tools.get(name);
-    if (!tool) throw McpError.invalidParams(`Unknown tool: ${name}`, { name });
+    // A tool only an app calls is not listed for a client without apps: it is not callable there
+    // either (it may skip what the model-facing tools ask, as the sample's book_seating does).
+    if (!tool || (tool.withoutUi === null && !clientRendersApps(exchange))) {
+      throw McpError.invalidParams(`Unknown tool: ${name}`, { name });
+    }
     this.lists.assertAllowed(exchange, 'tool', tool);
     const args = params['arguments'] ?? {};
     if (!isJsonObject(args)) throw McpError.invalidParams('params.arguments must be an object');
