@@ -1,5 +1,5 @@
 import { resolveMcpOptions } from '../mcp.options.js';
-import { SystemClock } from '../mrtr/mcp-clock.js';
+import { type McpClock, SystemClock } from '../mrtr/mcp-clock.js';
 import type { McpEventBus } from '../events/mcp-event-bus.js';
 import { CallCancellation } from './call-cancellation.js';
 import { LegacySessions } from './legacy-sessions.js';
@@ -11,7 +11,12 @@ class KeepingBackplane extends LocalSessionBackplane {
   }
 }
 
-function sessions(maxSessions: number, maxSessionsPerCaller: number, backplane = new LocalSessionBackplane()) {
+function sessions(
+  maxSessions: number,
+  maxSessionsPerCaller: number,
+  backplane = new LocalSessionBackplane(),
+  clock: McpClock = new SystemClock(),
+) {
   const options = resolveMcpOptions({
     name: 't',
     version: '1',
@@ -19,7 +24,7 @@ function sessions(maxSessions: number, maxSessionsPerCaller: number, backplane =
     limits: { maxSessionsPerCaller },
   });
   // The bus is only read at module init, which these tests do not run.
-  return new LegacySessions(options, new SystemClock(), {} as McpEventBus, backplane);
+  return new LegacySessions(options, clock, {} as McpEventBus, backplane);
 }
 
 const busy = (s: LegacySessions, id: string, caller: string) =>
@@ -74,6 +79,25 @@ describe('LegacySessions bounds', () => {
       expect.objectContaining({ httpStatus: 429, data: { limit: 'maxSessionsPerCaller', max: 2 } }),
     );
     expect([s.size, s.isEnded('g1'), s.isEnded('g3')]).toEqual([2, false, false]);
+  });
+
+  it('a dropped session stays refused after more evictions than its refusal is remembered for', async () => {
+    let now = 1_000;
+    const clock = { now: () => now } as McpClock;
+    // legacy.maxSessions 2: 20 refused ids are remembered.
+    const s = sessions(2, 10, new LocalSessionBackplane(), clock);
+    const victimIssuedAt = now;
+    await s.open('victim', 'v', victimIssuedAt);
+    for (let i = 0; i < 50; i++) {
+      now++;
+      await s.open(`churn-${i}`, `c${i}`, now);
+    }
+    // Its own refusal is forgotten by now, yet it must not come back as a blank state.
+    expect(s.isEnded('victim')).toBe(false);
+    expect(await s.open('victim', 'v', victimIssuedAt)).toBeUndefined();
+    // A session issued after the refusals that were forgotten is served, and so is a live one.
+    expect(await s.open('fresh', 'f', now)).toBeDefined();
+    expect(await s.open('churn-49', 'c49', now)).toBeDefined();
   });
 
   it('with a backplane that keeps the state, a state dropped for room is not refused (it reloads)', () => {

@@ -103,9 +103,10 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
 
   /**
    * The state of a live session with what the nodes share about it brought up to date, or undefined
-   * when the session was ended (here or on another node).
+   * when the session was ended (here or on another node), or its state may have been dropped here
+   * without the backplane keeping it. `issuedAt` is when the session's id was sealed.
    */
-  async open(id: string, caller?: string): Promise<LegacySessionState | undefined> {
+  async open(id: string, caller?: string, issuedAt?: number): Promise<LegacySessionState | undefined> {
     if (this.ended.has(id)) return undefined;
     const shared = await this.backplane.load(id);
     if (shared?.ended) {
@@ -114,6 +115,8 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
     }
     // Ended while the shared state loaded (evicted to make room for another session, say).
     if (this.ended.has(id)) return undefined;
+    const forgotten = issuedAt !== undefined && !this.backplane.keepsState && this.ended.mayHaveForgotten(issuedAt);
+    if (forgotten && !this.states.has(id)) return undefined;
     const state = this.state(id, caller);
     if (shared) apply(state, shared);
     return state;

@@ -216,6 +216,19 @@ describe.each(ADAPTERS)('2025-era sessions under hostile clients, on %s', (adapt
     });
   });
 
+  describe('honest eviction past what the node remembers of it (legacy.maxSessions 2: 20 refused ids)', () => {
+    const app = boundedApp(adapter, { legacy: { maxSessions: 2 }, limits: { maxSubscriptionsPerSession: 1 } });
+
+    it('a session dropped 30 evictions ago still gets 404, never 200 with blank state; new sessions are served', async () => {
+      const { url } = app.server();
+      const victim = await sessionWithState(url, 'victim');
+      for (let i = 0; i < 30; i++) await sessionWithState(url, `churn-${i}`);
+      expect(await stateIn(victim)).toBe('gone');
+      const again = await sessionWithState(url, 'victim');
+      expect(await stateIn(again)).toBe('kept');
+    });
+  });
+
   describe('sessions per caller (limits.maxSessionsPerCaller 5)', () => {
     const app = boundedApp(adapter, { limits: { maxSessionsPerCaller: 5, maxSubscriptionsPerSession: 1 } });
 

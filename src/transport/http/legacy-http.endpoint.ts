@@ -162,7 +162,7 @@ export class LegacyHttpEndpoint {
       refuse(writer, 403, id, 'Forbidden: this session was opened by another principal');
       return undefined;
     }
-    const state = await this.sessions.open(claims.id, callerOf(claims.principal, req));
+    const state = await this.sessions.open(claims.id, callerOf(claims.principal, req), claims.issuedAt);
     if (!state) {
       refuse(writer, 404, id, SESSION_NOT_FOUND);
       return undefined;
