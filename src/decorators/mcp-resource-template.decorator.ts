@@ -15,7 +15,8 @@ export interface McpResourceTemplateOptions {
   annotations?: Annotations;
   /**
    * Extra `_meta` advertised with the template in resources/templates/list and put on the contents
-   * resources/read answers for the URI read (keys the handler's own contents set win).
+   * resources/read answers for the URI read (keys the handler's own contents set
+   * win; `ui` is merged key by key, so a handler setting `prefersBorder` keeps the declared CSP).
    */
   _meta?: Record<string, unknown>;
   /** Completers per template variable (completion/complete). */

@@ -14,7 +14,8 @@ export interface McpResourceOptions {
   annotations?: Annotations;
   /**
    * Extra `_meta` advertised with the resource in resources/list and put on the contents
-   * resources/read answers for its URI (keys the handler's own contents set win).
+   * resources/read answers for its URI (keys the handler's own contents set
+   * win; `ui` is merged key by key, so a handler setting `prefersBorder` keeps the declared CSP).
    */
   _meta?: Record<string, unknown>;
 }

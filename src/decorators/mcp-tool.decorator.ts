@@ -22,7 +22,8 @@ export interface McpToolUiOptions {
   resourceUri: string;
   /**
    * Default (omitted): `['model', 'app']`. `['app']` makes a tool only the app calls: hosts keep it
-   * from the model, and clients that do not render apps do not see it in tools/list at all.
+   * from the model, and clients that do not render apps neither see it in tools/list nor may call
+   * it (-32602, as for an unknown tool).
    */
   visibility?: readonly McpUiVisibility[];
 }
@@ -48,7 +49,8 @@ export interface McpToolOptions {
    * Links the tool to an MCP App: tools/list carries `_meta.ui` (`resourceUri`, `visibility`) to
    * clients that declare the `io.modelcontextprotocol/ui` extension, and the same tool without it to
    * the others (the result's text content is what they show). With `McpAppsModule`, a link to a
-   * resource that is not an app resource fails at startup.
+   * resource that is not an app resource fails at startup; without it (nothing declares the
+   * extension), any link does.
    */
   ui?: McpToolUiOptions;
   /**

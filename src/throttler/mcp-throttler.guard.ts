@@ -152,7 +152,9 @@ export class McpThrottlerGuard extends ThrottlerGuard {
 
   protected override generateKey(context: ExecutionContext, tracker: string, throttlerName: string): string {
     const { method, params } = context.getArgByIndex<McpExchange>(1);
-    const target = params['name'] ?? params['uri'] ?? params['taskId'];
+    // A task method counts per task whatever else params carry: were a `name` added to tasks/get
+    // its target, a client would get a fresh counter per request by changing it.
+    const target = method.startsWith('tasks/') ? params['taskId'] : (params['name'] ?? params['uri']);
     return `mcp:${throttlerName}:${method}:${typeof target === 'string' ? target : ''}:${tracker}`;
   }
 

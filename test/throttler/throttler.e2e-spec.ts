@@ -125,6 +125,23 @@ describe.each(ADAPTERS)('rate limiting with @mocapi/nestjs/throttler (%s)', (ada
     expect((await taskCall('tasks/get', { taskId: secondId }, 'hana')).json.result.status).toBe('working');
   });
 
+  it('counts a task method per task whatever else its params carry (a changing `name` is no fresh counter)', async () => {
+    const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    const taskCall = (method: string, params: Record<string, unknown>) =>
+      post(
+        running.url,
+        { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: envelope(TASKS) } },
+        { ...mcpHeaders(method, (params['taskId'] ?? params['name']) as string), 'x-user': 'kira' },
+      );
+    const created = await taskCall('tools/call', { name: 'slow_task', arguments: {} });
+    const taskId = created.json.result.taskId as string;
+    for (let i = 0; i < LIMIT; i++) {
+      expect((await taskCall('tasks/get', { taskId, name: `decoy-${i}` })).json.result.status).toBe('working');
+    }
+    expectRateLimited(await taskCall('tasks/get', { taskId, name: 'decoy-last' }));
+    expect((await taskCall('tasks/cancel', { taskId })).status).toBe(200);
+  });
+
   it('2025-era sessions: the same JSON-RPC error, with HTTP 200 like every JSON-RPC error there', async () => {
     const wire = await LegacyWire.open(running.url, {}, { 'x-user': 'frank' });
     for (let i = 0; i < LIMIT; i++) {
