@@ -33,3 +33,25 @@ describe('McpToolFactory: task options', () => {
     ).toThrow(/taskCreation must be 'immediate' or 'handler'/);
   });
 });
+
+describe('McpToolFactory: tools linked to an MCP App', () => {
+  it('shows clients without apps the tool with none of its UI keys, also those the application wrote in _meta', () => {
+    const tool = factory.create(new Tools(), 'run', {
+      description: 'd',
+      _meta: { ui: { resourceUri: 'ui://old/view' }, 'ui/resourceUri': 'ui://old/view', 'acme/team': 'search' },
+      ui: { resourceUri: 'ui://test/view' },
+    });
+    expect(tool.definition._meta).toEqual({
+      ui: { resourceUri: 'ui://test/view' },
+      'ui/resourceUri': 'ui://test/view',
+      'acme/team': 'search',
+    });
+    expect(tool.withoutUi?._meta).toEqual({ 'acme/team': 'search' });
+    const bare = factory.create(new Tools(), 'run', {
+      description: 'd',
+      _meta: { ui: {} },
+      ui: { resourceUri: 'ui://t/v' },
+    });
+    expect(bare.withoutUi).not.toHaveProperty('_meta');
+  });
+});

@@ -100,11 +100,15 @@ function uiMeta(ui: McpToolUiOptions): Record<string, unknown> {
   };
 }
 
-/** What a client that does not render apps is shown: the plain tool, or nothing for an app-only one. */
+/**
+ * What a client that does not render apps is shown: the plain tool, or nothing for an app-only one.
+ * UI keys the application also wrote in its own `_meta` (say, left from a hand-written link) go too.
+ */
 function withoutUi(definition: ToolDefinition, options: McpToolOptions): ToolDefinition | null {
   if (options.ui?.visibility && !options.ui.visibility.includes('model')) return null;
   const { _meta: _withUi, ...plain } = definition;
-  return Object.freeze(options._meta ? { ...plain, _meta: options._meta } : plain);
+  const { ui: _ui, [FLAT_RESOURCE_URI_KEY]: _flat, ...own } = options._meta ?? {};
+  return Object.freeze(Object.keys(own).length > 0 ? { ...plain, _meta: own } : plain);
 }
 
 /** `x-mcp-header` annotations of a hand-written schema's top-level properties. */
