@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { type DispatchOutcome, McpDispatcher, failure, parseErrorOutcome } from '../../dispatch/mcp.dispatcher.js';
+import { type DispatchOutcome, McpDispatcher, failure } from '../../dispatch/mcp.dispatcher.js';
 import { MCP_OPTIONS } from '../../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../../mcp.options.js';
 import { INTEGRATION_HTTP_AUTHENTICATOR } from '../../mcp.tokens.js';
@@ -8,21 +8,20 @@ import { McpError } from '../../protocol/mcp.error.js';
 import { McpHttpChallenge } from '../../protocol/mcp-http-challenge.js';
 import { McpHttpAuthenticator } from './mcp-http-authenticator.js';
 import { OriginPolicy } from './origin-policy.js';
-import { BodyTooLargeError, readBody, RequestAbortedError } from './read-body.js';
+import { readBody } from './read-body.js';
+import { answerBodyError, NULL_BODY, parseBody } from './http-body.js';
 import { HttpInbound } from './http-inbound.js';
 import { LegacyHttpEndpoint, requestIdOf } from './legacy-http.endpoint.js';
 import { LegacyRefusal } from '../../legacy/legacy-refusal.js';
 import { classifyEra } from '../../legacy/protocol-era.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
 import { META_PROTOCOL_VERSION } from '../../protocol/meta-keys.js';
-import { isJsonRpcId, type JsonRpcId } from '../../protocol/json-rpc.js';
+import type { JsonRpcId } from '../../protocol/json-rpc.js';
 import { isPromiseLike, type MaybePromise } from '../../protocol/maybe-promise.js';
 import { type RefusalListener, ResponseWriter } from './response-writer.js';
 import { McpTelemetry } from '../../telemetry/mcp-telemetry.js';
 
 const ALLOW_POST = { allow: 'POST' } as const;
-/** Stands for a JSON `null` body handed over already parsed (undefined would mean "not read yet"). */
-const NULL_BODY = Symbol('null body');
 const ALLOW_ALL = { allow: 'GET, POST, DELETE' } as const;
 
 /**
@@ -78,7 +77,7 @@ export class McpHttpHandler {
 
   /** A body the framework refused before we saw it (e.g. over the limit). */
   bodyRejected(res: ServerResponse, error: unknown): void {
-    this.writeBodyError(this.writerFor(res), error);
+    answerBodyError(this.writerFor(res), error, this.options.maxBodyBytes, this.logger);
   }
 
   /**
@@ -136,7 +135,7 @@ export class McpHttpHandler {
         try {
           body = await readBody(req, this.options.maxBodyBytes);
         } catch (error) {
-          return this.writeBodyError(writer, error);
+          return answerBodyError(writer, error, this.options.maxBodyBytes, this.logger);
         }
       }
       await this.handleBody(req, res, writer, body);
@@ -158,9 +157,9 @@ export class McpHttpHandler {
     if (writer.closed) return;
     let message: unknown;
     try {
-      message = this.parse(req, body);
+      message = parseBody(req, body, this.options.maxBodyBytes);
     } catch (error) {
-      return this.writeBodyError(writer, error);
+      return answerBodyError(writer, error, this.options.maxBodyBytes, this.logger);
     }
     const headers = req.headers;
     // Checked once the body is read, so that the refusal carries the request's id.
@@ -186,10 +185,7 @@ export class McpHttpHandler {
     if (!this.options.eras.modern && isJsonObject(message)) {
       const meta = isJsonObject(message['params']) ? message['params']['_meta'] : undefined;
       const error = this.refusal.modernRequest(isJsonObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined);
-      return writer.refuseWith(
-        error.httpStatus,
-        failure(isJsonRpcId(message['id']) ? message['id'] : null, error).response,
-      );
+      return writer.refuseWith(error.httpStatus, failure(requestIdOf(message), error).response);
     }
     const outcome = this.dispatcher.dispatch(message, new HttpInbound(req, res, writer));
     if (!isPromiseLike(outcome)) return this.answer(writer, outcome);
@@ -241,7 +237,7 @@ export class McpHttpHandler {
       return writer.refuse(400, 'Bad Request: JSON-RPC responses cannot be posted to this endpoint');
     if (!('id' in message)) return writer.plain(202, {});
     const error = this.refusal.legacyRequest(method, message['params']);
-    writer.refuseWith(error.httpStatus, failure(isJsonRpcId(message['id']) ? message['id'] : null, error).response);
+    writer.refuseWith(error.httpStatus, failure(requestIdOf(message), error).response);
   }
 
   /** A failure nobody answered yet; `id` is the request's, when the body was a request. */
@@ -274,46 +270,6 @@ export class McpHttpHandler {
       ...(method !== undefined && { method }),
     });
   };
-
-  /** The message of a body that is read by now (bytes, text, or what a body parser made of it). */
-  private parse(req: IncomingMessage, body: unknown): unknown {
-    if (body !== undefined && !Buffer.isBuffer(body)) {
-      // Parsed by a body parser that ran first: its declared size still counts, and an empty body is
-      // no message (parsers turn it into {}).
-      const declared = Number(req.headers['content-length']);
-      if (declared > this.options.maxBodyBytes) throw new BodyTooLargeError(this.options.maxBodyBytes);
-      if (declared === 0) throw new SyntaxError('Empty body');
-      if (body === NULL_BODY) return null;
-    }
-    if (Buffer.isBuffer(body)) {
-      if (body.length > this.options.maxBodyBytes) throw new BodyTooLargeError(this.options.maxBodyBytes);
-      return JSON.parse(body.toString('utf8'));
-    }
-    if (typeof body === 'string') return JSON.parse(body);
-    if (body === undefined) throw new SyntaxError('Empty body');
-    return body;
-  }
-
-  private writeBodyError(writer: ResponseWriter, error: unknown): void {
-    if (error instanceof RequestAbortedError) {
-      this.logger.debug('A client aborted its request while sending the body');
-      return;
-    }
-    // Our own errors, or those of a body parser that ran first (they carry statusCode and limit).
-    const { statusCode, limit } = (error ?? {}) as { statusCode?: unknown; limit?: unknown };
-    if (error instanceof BodyTooLargeError || statusCode === 413) {
-      const bytes = typeof limit === 'number' ? limit : this.options.maxBodyBytes;
-      return writer.refuse(413, `Request body too large: the limit is ${bytes} bytes`);
-    }
-    if (error instanceof SyntaxError || statusCode === 400) {
-      const outcome = parseErrorOutcome();
-      return writer.refuseWith(outcome.status, outcome.response);
-    }
-    if (statusCode === 415) return writer.refuse(415, 'Unsupported media type: Content-Type must be application/json');
-    if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500)
-      return writer.refuse(statusCode, 'The request body could not be read');
-    throw error;
-  }
 }
 
 /** Accept must allow JSON; an absent header accepts anything. */
