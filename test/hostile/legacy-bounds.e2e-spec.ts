@@ -270,6 +270,10 @@ describe.each(ADAPTERS)('2025-era sessions under hostile clients, on %s', (adapt
         id: 'six',
         error: { code: -32600, data: { limit: 'maxSessionsPerCaller', max: 5 } },
       });
+      // A posted response's id names the server's push, not a request: its refusal carries none.
+      const answer = await post(url, { jsonrpc: '2.0', id: 'push-1', result: {} }, headers);
+      expect(answer.status).toBe(429);
+      expect(answer.json).toMatchObject({ id: null, error: { data: { limit: 'maxSessionsPerCaller' } } });
       expect((await busy[0]!.wire.delete()).status).toBe(200);
       expect((await ping('six-again')).json).toEqual({ jsonrpc: '2.0', id: 'six-again', result: {} });
       for (const { stream } of busy) stream.close();

@@ -46,8 +46,7 @@ export class LegacyHttpEndpoint {
     const method = message['method'];
     if (method === 'initialize') return this.initialize(writer, message, transport);
 
-    // Refusals carry the id of a request; a posted response's id names our push, not a request.
-    const session = await this.session(req, writer, transport, method !== undefined ? requestIdOf(message) : null);
+    const session = await this.session(req, writer, transport, requestIdOf(message));
     if (!session) return;
     if (method === undefined) {
       if (await this.sessions.respond(session.state, message)) return writer.plain(202, {});
@@ -177,9 +176,12 @@ function refuse(writer: ResponseWriter, status: number, id: JsonRpcId | null, me
   writer.refuseWith(status, failure(id, McpError.invalidRequest(message)).response);
 }
 
-/** The id of a message that is a request, else null. */
+/**
+ * The id of a message that is a request, else null: a posted response's id names the server's
+ * push, not a request, so a refusal of it must not carry it.
+ */
 export function requestIdOf(message: unknown): JsonRpcId | null {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return null;
+  if (typeof message !== 'object' || message === null || Array.isArray(message) || !('method' in message)) return null;
   const { id } = message as Record<string, unknown>;
   return isJsonRpcId(id) ? id : null;
 }
