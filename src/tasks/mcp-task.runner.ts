@@ -20,7 +20,7 @@ import { McpTaskStore } from './mcp-task.store.js';
 import { type TaskCallScope, taskCallScope } from './task-call.scope.js';
 import { declaresTasks, REQUIRED_TASKS_CAPABILITY } from './task-support.js';
 import { TaskAbortedError } from './task-aborted.error.js';
-import { taskCallerOf } from './task-caller.js';
+import { callerOf } from './task-caller.js';
 import { TaskProgressRecorder, taskExchange } from './task-exchange.js';
 import { logText } from '../telemetry/log-text.js';
 import { boundedEnding, checkClientPayload, type TaskEnding } from './task-payload.js';
@@ -231,7 +231,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
     const record: McpTaskRecord = {
       taskId: randomUUID(),
       owner: call.principal,
-      caller: taskCallerOf(call.exchange, call.principal),
+      caller: callerOf(call.exchange, call.principal),
       status: 'working',
       createdAt: at,
       lastUpdatedAt: at,

@@ -10,6 +10,7 @@ import {
 } from '@nestjs/throttler';
 import { McpPrincipalSource } from '../mrtr/mcp-principal.source.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
+import { callerOf } from '../tasks/task-caller.js';
 import { McpRateLimitedException } from './mcp-rate-limited.exception.js';
 import { type ThrottleStep, ThrottleSteps, type ThrottleValues } from './throttle-steps.js';
 
@@ -140,14 +141,10 @@ export class McpThrottlerGuard extends ThrottlerGuard {
     return Promise.resolve(this.trackerOf(req as unknown as McpThrottledRequest));
   }
 
-  /** The principal, else the client address (`stdio` on stdio). */
+  /** The principal, else the client address (`stdio` on stdio): the caller task quotas count too. */
   private trackerOf(req: McpThrottledRequest): string {
     const exchange = req.exchange;
-    const principal = this.principals?.resolve(exchange) ?? null;
-    if (principal !== null) return `principal:${principal}`;
-    const transport = exchange.transport;
-    if (transport.kind !== 'http') return 'stdio';
-    return `address:${transport.request.socket.remoteAddress ?? 'unknown'}`;
+    return callerOf(exchange, this.principals?.resolve(exchange) ?? null);
   }
 
   protected override generateKey(context: ExecutionContext, tracker: string, throttlerName: string): string {
