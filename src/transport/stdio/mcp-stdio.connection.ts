@@ -18,9 +18,8 @@ import { LineSplitter, type LineEvent } from './line-splitter.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
 import { McpCallAbortedError } from '../../protocol/mcp-call-aborted.error.js';
 import { LIMIT_DEFAULTS } from '../../mcp.options.js';
+import { StdioBacklog, type StdioOutgoingMessage } from './stdio-backlog.js';
 import { logText } from '../../telemetry/log-text.js';
-
-type OutgoingMessage = JsonRpcResponse | JsonRpcNotification | JsonRpcRequest;
 
 const STDIO = Object.freeze({ kind: 'stdio' } as const);
 
@@ -65,7 +64,7 @@ export class McpStdioConnection {
   private outputBroken = false;
   private settled = false;
   private resolveClosed!: () => void;
-  private drain: Promise<void> | undefined;
+  private readonly backlog: StdioBacklog;
   /** Decided by the first JSON-RPC message, for the whole connection. */
   private era: McpProtocolEra | undefined;
   private legacySession: LegacyStdioSession | undefined;
@@ -79,6 +78,11 @@ export class McpStdioConnection {
     this.logger = options.logger ?? new Logger('McpStdio');
     this.splitter = new LineSplitter(options.maxLineBytes);
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
+    this.backlog = new StdioBacklog(
+      options.output,
+      options.maxBacklogBytes ?? LIMIT_DEFAULTS.maxStreamBacklogBytes,
+      (message) => this.write(message),
+    );
   }
 
   /** How many requests are being answered right now. */
@@ -173,7 +177,7 @@ export class McpStdioConnection {
       if (this.era === 'legacy')
         this.legacySession = new LegacyStdioSession(
           this.options.legacy!,
-          (m) => this.writeUnsolicited(m),
+          (m) => this.backlog.unsolicited(m),
           this.logger,
           (response, method) => this.recordRefusal(response, method),
         );
@@ -224,7 +228,7 @@ export class McpStdioConnection {
     abort: AbortController,
   ): Promise<void> {
     let answered = false;
-    const notify = (m: JsonRpcNotification | JsonRpcRequest) => (answered ? undefined : this.writeForCall(m, abort));
+    const notify = (m: JsonRpcNotification | JsonRpcRequest) => (answered ? undefined : this.backlog.forCall(m, abort));
     let response: JsonRpcResponse | undefined;
     try {
       response = await session.handle(message, signal, notify);
@@ -241,7 +245,7 @@ export class McpStdioConnection {
       transport: STDIO,
       signal,
       // A notification after the response would be orphaned: the client has moved on.
-      notify: (notification) => (answered ? undefined : this.writeForCall(notification, abort)),
+      notify: (notification) => (answered ? undefined : this.backlog.forCall(notification, abort)),
     };
     let response: JsonRpcResponse | undefined;
     try {
@@ -265,62 +269,8 @@ export class McpStdioConnection {
     return failure(id, McpError.internal()).response;
   }
 
-  /**
-   * A call's notification or pushed request, bounded like an HTTP stream: while the client is
-   * behind, progress is dropped and the rest hands back a promise that settles once it caught up;
-   * a client already further behind than the bound gets the call aborted (`client-behind`) and the
-   * message is not written, nor are the call's later ones. The bound is checked before the write, so
-   * one line larger than the bound reaches a client that reads it. The connection itself stays: its
-   * other calls still answer.
-   */
-  private writeForCall(message: JsonRpcNotification | JsonRpcRequest, abort: AbortController): void | Promise<void> {
-    const { output } = this.options;
-    const reason: unknown = abort.signal.reason;
-    if (reason instanceof McpCallAbortedError && reason.reason === 'client-behind') return;
-    if (output.writableNeedDrain && message.method === 'notifications/progress') return;
-    if (output.writableLength > this.maxBacklogBytes) {
-      abort.abort(
-        new McpCallAbortedError(
-          `The client fell more than ${this.maxBacklogBytes} bytes behind on the output`,
-          'client-behind',
-        ),
-      );
-      return;
-    }
-    this.write(message);
-    if (output.writableNeedDrain) return this.drained();
-  }
-
-  /** A session's list_changed or resource update: dropped while the client is further behind than the bound. */
-  private writeUnsolicited(message: OutgoingMessage): void {
-    if (this.options.output.writableLength > this.maxBacklogBytes && !('id' in message)) return;
-    this.write(message);
-  }
-
-  private get maxBacklogBytes(): number {
-    return this.options.maxBacklogBytes ?? LIMIT_DEFAULTS.maxStreamBacklogBytes;
-  }
-
-  /** Settles once the output took what was written (or went away); one promise for every waiter. */
-  private drained(): Promise<void> {
-    const { output } = this.options;
-    this.drain ??= new Promise<void>((resolve) => {
-      const done = () => {
-        output.off('drain', done);
-        output.off('close', done);
-        output.off('error', done);
-        this.drain = undefined;
-        resolve();
-      };
-      output.on('drain', done);
-      output.on('close', done);
-      output.on('error', done);
-    });
-    return this.drain;
-  }
-
   /** One message, one line, one write call: lines from concurrent calls never interleave. */
-  private write(message: OutgoingMessage, responseId?: JsonRpcId | null): void {
+  private write(message: StdioOutgoingMessage, responseId?: JsonRpcId | null): void {
     const { output, input } = this.options;
     if (this.outputBroken || output.destroyed || output.writableEnded) return;
     let line: string;
