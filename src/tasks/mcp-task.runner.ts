@@ -217,9 +217,14 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
     if (updated && cancelled) this.events.emit(updated);
   }
 
-  /** Arguments past `limits.maxTaskPayloadBytes` are refused before anything runs (-32602, HTTP 400). */
+  /**
+   * What the task keeps of the request (its arguments, and the client capabilities a resumed run
+   * sees) past `limits.maxTaskPayloadBytes` is refused before anything runs (-32602, HTTP 400).
+   */
   private checkArguments(call: TaskCall): void {
-    checkClientPayload('arguments', call.args, this.options.limits.maxTaskPayloadBytes);
+    const max = this.options.limits.maxTaskPayloadBytes;
+    checkClientPayload('arguments', call.args, max);
+    checkClientPayload('client capabilities', call.exchange.clientCapabilities, max);
   }
 
   /** Stores the task; the store refuses it past the caller's quotas or its own bound. */

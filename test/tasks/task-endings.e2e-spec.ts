@@ -140,3 +140,25 @@ describe.each(ADAPTERS)('how tasks end, on %s', (adapter) => {
     expect(done.result.content).toEqual([{ type: 'text', text: 'Hello Quin' }]);
   });
 });
+
+describe.each(ADAPTERS)('client capabilities a task keeps, on %s', (adapter) => {
+  let server: RunningApp;
+  beforeAll(async () => {
+    server = await startMrtrApp(endingsModule(), adapter);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('refuses a task call whose client capabilities are over maxTaskPayloadBytes (they are kept with the task)', async () => {
+    const capabilities = { ...WITH_ELICITATION, experimental: { padding: 'x'.repeat(70_000) } };
+    const refused = await call(server.url, 'tools/call', { name: 'quick' }, { user: 'rhea', capabilities });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toEqual({
+      code: -32602,
+      message: expect.stringContaining('limits.maxTaskPayloadBytes'),
+      data: { limit: 'maxTaskPayloadBytes', maxBytes: MAX_BYTES },
+    });
+    expect(result(await call(server.url, 'tools/call', { name: 'quick' }, { user: 'rhea' })).resultType).toBe('task');
+  });
+});
