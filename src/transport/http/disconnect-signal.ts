@@ -17,17 +17,15 @@ export function abortResponse(res: ServerResponse, reason: McpCallAbortedError):
 }
 
 function controllerOf(res: ServerResponse): AbortController {
-  let abort = aborts.get(res);
-  if (!abort) {
-    const controller = new AbortController();
-    abort = controller;
-    aborts.set(res, controller);
-    const onClose = () => {
-      if (!res.writableFinished)
-        controller.abort(new McpCallAbortedError('The client closed the connection', 'disconnected'));
-    };
-    if (res.destroyed) onClose();
-    else res.once('close', onClose);
-  }
-  return abort;
+  const known = aborts.get(res);
+  if (known) return known;
+  const controller = new AbortController();
+  aborts.set(res, controller);
+  const onClose = () => {
+    if (!res.writableFinished)
+      controller.abort(new McpCallAbortedError('The client closed the connection', 'disconnected'));
+  };
+  if (res.destroyed) onClose();
+  else res.once('close', onClose);
+  return controller;
 }
