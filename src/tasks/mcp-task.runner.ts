@@ -13,7 +13,6 @@ import { McpError } from '../protocol/mcp.error.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { McpMethod } from '../protocol/mcp-methods.js';
 import { isModernProtocolVersion } from '../protocol/protocol-version.js';
-import type { InputRequest } from '../protocol/wire-types.js';
 import { McpTaskEvents } from './mcp-task.events.js';
 import { isTerminal, type McpTaskRecord } from './mcp-task.record.js';
 import { McpTaskStore } from './mcp-task.store.js';
@@ -22,6 +21,7 @@ import { declaresTasks, REQUIRED_TASKS_CAPABILITY } from './task-support.js';
 import { TaskAbortedError } from './task-aborted.error.js';
 import { callerOf } from './task-caller.js';
 import { TaskProgressRecorder, taskExchange } from './task-exchange.js';
+import { answeredRecord, askedRecord } from './task-questions.js';
 import { logText } from '../telemetry/log-text.js';
 import { boundedEnding, checkClientPayload, type TaskEnding } from './task-payload.js';
 
@@ -170,25 +170,9 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
   async answer(record: McpTaskRecord, responses: Record<string, Record<string, unknown>>, request: McpExchange) {
     let resumes = false;
     const updated = await this.store.update(record.taskId, (current) => {
-      resumes = false;
-      if (current.status !== 'input_required') return undefined;
-      const pending = { ...current.inputRequests };
-      const answers = { ...current.answers };
-      let taken = 0;
-      for (const [wireKey, response] of Object.entries(responses)) {
-        const ledgerKey = current.inputKeys?.[wireKey];
-        if (ledgerKey === undefined || !(wireKey in pending)) continue;
-        answers[ledgerKey] = response;
-        delete pending[wireKey];
-        taken++;
-      }
-      if (taken === 0) return undefined;
-      // Answers are kept for the task's lifetime, as its arguments are: the same bound.
-      checkClientPayload('answers', answers, this.options.limits.maxTaskPayloadBytes);
-      const next: McpTaskRecord = { ...current, answers, lastUpdatedAt: this.isoNow() };
-      if (Object.keys(pending).length > 0) return { ...next, inputRequests: pending };
-      resumes = true;
-      return { ...next, status: 'working', statusMessage: undefined, inputRequests: undefined, inputKeys: undefined };
+      const answered = answeredRecord(current, responses, this.options.limits.maxTaskPayloadBytes, this.isoNow());
+      resumes = answered?.resumes ?? false;
+      return answered?.next;
     });
     if (updated) this.events.emit(updated);
     if (resumes && updated) this.resume(updated, request);
@@ -302,28 +286,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
     }
     const signal = session.lastInputRequired!;
     const replay = session.nextPayload(signal);
-    await this.finish(taskId, (record) => {
-      const issued = new Set(record.issuedKeys ?? []);
-      const inputRequests: Record<string, InputRequest> = {};
-      const inputKeys: Record<string, string> = {};
-      for (const [ledgerKey, request] of Object.entries(signal.inputRequests)) {
-        let wireKey = ledgerKey;
-        for (let n = 2; issued.has(wireKey); n++) wireKey = `${ledgerKey}~${n}`;
-        issued.add(wireKey);
-        inputRequests[wireKey] = request;
-        inputKeys[wireKey] = ledgerKey;
-      }
-      return {
-        ...record,
-        status: 'input_required',
-        statusMessage: 'Waiting for the client to answer inputRequests',
-        replay,
-        inputRequests,
-        inputKeys,
-        answers: {},
-        issuedKeys: [...issued],
-      };
-    });
+    await this.finish(taskId, (record) => askedRecord(record, signal.inputRequests, replay));
   }
 
   /** A protocol error fails the task; anything else the tool threw is a tool error (completed, isError). */

@@ -1,0 +1,74 @@
+import type { InputRequest } from '../protocol/wire-types.js';
+import type { RequestStatePayload } from '../mrtr/request-state.payload.js';
+import type { McpTaskRecord } from './mcp-task.record.js';
+import { checkClientPayload } from './task-payload.js';
+
+/**
+ * The task parked in `input_required` with its handler's questions. Each goes out under a wire
+ * key never issued before in this task (the ledger key, else `key~2`, `key~3`…), so an answer
+ * meant for an earlier round can never be taken for a new question.
+ */
+export function askedRecord(
+  record: McpTaskRecord,
+  questions: Readonly<Record<string, InputRequest>>,
+  replay: RequestStatePayload,
+): McpTaskRecord {
+  const issued = new Set(record.issuedKeys ?? []);
+  const inputRequests: Record<string, InputRequest> = {};
+  const inputKeys: Record<string, string> = {};
+  for (const [ledgerKey, request] of Object.entries(questions)) {
+    let wireKey = ledgerKey;
+    for (let n = 2; issued.has(wireKey); n++) wireKey = `${ledgerKey}~${n}`;
+    issued.add(wireKey);
+    inputRequests[wireKey] = request;
+    inputKeys[wireKey] = ledgerKey;
+  }
+  return {
+    ...record,
+    status: 'input_required',
+    statusMessage: 'Waiting for the client to answer inputRequests',
+    replay,
+    inputRequests,
+    inputKeys,
+    answers: {},
+    issuedKeys: [...issued],
+  };
+}
+
+/**
+ * The task with the `tasks/update` answers it takes (those for its outstanding wire keys; others
+ * are ignored), or undefined when it takes none. Once every question is answered it is `working`
+ * again and `resumes` is true: the handler is to be replayed. Throws -32602 when the answers kept
+ * would pass `maxBytes` (limits.maxTaskPayloadBytes: they live as long as the task, as its
+ * arguments do).
+ */
+export function answeredRecord(
+  current: McpTaskRecord,
+  responses: Readonly<Record<string, Record<string, unknown>>>,
+  maxBytes: number,
+  now: string,
+): { readonly next: McpTaskRecord; readonly resumes: boolean } | undefined {
+  if (current.status !== 'input_required') return undefined;
+  const pending = { ...current.inputRequests };
+  const answers = { ...current.answers };
+  let taken = 0;
+  for (const [wireKey, response] of Object.entries(responses)) {
+    const ledgerKey = current.inputKeys?.[wireKey];
+    if (ledgerKey === undefined || !(wireKey in pending)) continue;
+    answers[ledgerKey] = response;
+    delete pending[wireKey];
+    taken++;
+  }
+  if (taken === 0) return undefined;
+  checkClientPayload('answers', answers, maxBytes);
+  const next: McpTaskRecord = { ...current, answers, lastUpdatedAt: now };
+  if (Object.keys(pending).length > 0) return { next: { ...next, inputRequests: pending }, resumes: false };
+  const resumed: McpTaskRecord = {
+    ...next,
+    status: 'working',
+    statusMessage: undefined,
+    inputRequests: undefined,
+    inputKeys: undefined,
+  };
+  return { next: resumed, resumes: true };
+}
