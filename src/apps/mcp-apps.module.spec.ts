@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { McpResource } from '../decorators/mcp-resource.decorator.js';
 import { McpTool } from '../decorators/mcp-tool.decorator.js';
+import { McpRegistrar } from '../discovery/mcp-registrar.js';
 import { McpResourceRegistry } from '../discovery/mcp-resource.registry.js';
 import { McpServerExtensions } from '../discovery/mcp-server-extensions.js';
 import { McpModule } from '../mcp.module.js';
@@ -210,6 +211,69 @@ describe('MCP Apps without McpAppsModule, and app resources whose handler sets _
       });
     } finally {
       await mcp.close();
+    }
+  });
+});
+
+describe('MCP Apps and tools added or removed while the server runs (McpRegistrar)', () => {
+  it('shapes tools/list for each kind of client after every change', async () => {
+    @Injectable()
+    class RuntimeTools {
+      pick(): string {
+        return 'picked';
+      }
+    }
+    const metadata = {
+      imports: [McpModule.forRoot({ name: 'apps', version: '1.0.0' }), McpAppsModule.forRoot({})],
+      providers: [ViewResource, RuntimeTools],
+    };
+    const plain = await McpTestClient.start(metadata);
+    const names = async (client: McpTestClient) => (await client.listTools()).map((tool) => tool['name']);
+    // The same server as seen by a client that renders apps (McpTestClient declares one set of capabilities).
+    const appToolList = async () => {
+      const response = await fetch(plain.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/list',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/list',
+          params: {
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': {
+                extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+              },
+            },
+          },
+        }),
+      });
+      return ((await response.json()) as { result: { tools: Array<Record<string, unknown>> } }).result.tools;
+    };
+    try {
+      const registrar = plain.app.get(McpRegistrar);
+      const tools = plain.app.get(RuntimeTools);
+      registrar.addTool(tools, 'pick', { name: 'plain_pick', description: 'd' });
+      expect(await names(plain)).toEqual(['plain_pick']);
+      registrar.addTool(tools, 'pick', {
+        name: 'app_pick',
+        description: 'd',
+        ui: { resourceUri: 'ui://test/view', visibility: ['app'] },
+      });
+      expect(await names(plain)).toEqual(['plain_pick']);
+      const shown = await appToolList();
+      expect(shown.map((tool) => tool['name'])).toEqual(['plain_pick', 'app_pick']);
+      expect(shown[1]?.['_meta']).toMatchObject({ ui: { resourceUri: 'ui://test/view', visibility: ['app'] } });
+      registrar.removeTool('app_pick');
+      expect((await appToolList()).map((tool) => tool['name'])).toEqual(['plain_pick']);
+      expect(await names(plain)).toEqual(['plain_pick']);
+    } finally {
+      await plain.close();
     }
   });
 });
