@@ -18,9 +18,9 @@ import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 /**
  * This node's mutable state of 2025-era sessions, by session id: bounded in all (`legacy.maxSessions`:
  * the least recently used idle state of the caller holding the most goes first) and per caller
- * (`limits.maxSessionsPerCaller`: a caller over it loses its own oldest idle session), and remembering
- * ended sessions for as long as their ids would be valid. A session whose state was dropped is told:
- * its id is refused (404) so its client initializes again, unless the backplane keeps its state.
+ * (`limits.maxSessionsPerCaller`: a caller over it loses its own oldest idle session), and refusing
+ * the ids of ended sessions (see {@link RefusedSessionIds}). A session whose state was dropped is
+ * told: its id is refused (404) so its client initializes again, unless the backplane keeps its state.
  * It also carries list_changed and resource updates to the sessions' streams, and keeps what every
  * node must agree on (ended, log level, subscriptions, answers to pushed requests) in step through
  * the {@link McpSessionBackplane}.
@@ -31,7 +31,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
   private readonly states = new Map<string, LegacySessionState>();
   private readonly callers = new CallerSessionIndex();
   /** Sessions ended, or whose state was dropped: their sealed ids must not be honoured again here. */
-  private readonly ended: RefusedSessionIds;
+  private readonly refused: RefusedSessionIds;
   private readonly unsubscribe: Array<() => void> = [];
   private readonly fanOuts = new FanOutQueue();
 
@@ -42,7 +42,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
     private readonly backplane: McpSessionBackplane,
     @Optional() private readonly telemetry?: McpTelemetry,
   ) {
-    this.ended = new RefusedSessionIds(clock, options.legacy.sessionTtlMs, options.legacy.maxSessions * 10);
+    this.refused = new RefusedSessionIds(clock, options.legacy.sessionTtlMs, options.legacy.maxSessions * 10);
   }
 
   onModuleInit(): void {
@@ -98,7 +98,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
   }
 
   isEnded(id: string): boolean {
-    return this.ended.has(id);
+    return this.refused.has(id);
   }
 
   /**
@@ -107,15 +107,15 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
    * without the backplane keeping it. `issuedAt` is when the session's id was sealed.
    */
   async open(id: string, caller?: string, issuedAt?: number): Promise<LegacySessionState | undefined> {
-    if (this.ended.has(id)) return undefined;
+    if (this.refused.has(id)) return undefined;
     const shared = await this.backplane.load(id);
     if (shared?.ended) {
       this.endHere(id, 'The client ended the session');
       return undefined;
     }
     // Ended while the shared state loaded (evicted to make room for another session, say).
-    if (this.ended.has(id)) return undefined;
-    const forgotten = issuedAt !== undefined && !this.backplane.keepsState && this.ended.mayHaveForgotten(issuedAt);
+    if (this.refused.has(id)) return undefined;
+    const forgotten = issuedAt !== undefined && !this.backplane.keepsState && this.refused.mayHaveForgotten(issuedAt);
     if (forgotten && !this.states.has(id)) return undefined;
     const state = this.state(id, caller);
     if (shared) apply(state, shared);
@@ -172,7 +172,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
   private endHere(id: string, reason: string): void {
     this.states.get(id)?.end(reason);
     this.drop(id);
-    this.ended.add(id);
+    this.refused.add(id);
   }
 
   /** Forgets a state, and its place in its caller's quota. */
@@ -291,7 +291,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
     this.drop(id);
     if (state && !this.backplane.keepsState) {
       this.reportEnded(state);
-      this.ended.add(id);
+      this.refused.add(id);
     }
   }
 }
