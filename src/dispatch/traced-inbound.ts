@@ -13,7 +13,7 @@ import type { McpInbound } from './mcp-inbound.js';
  */
 export class TracedInbound implements McpInbound {
   readonly transport: McpTransportInfo;
-  readonly notify: (notification: JsonRpcNotification) => void;
+  readonly notify: (notification: JsonRpcNotification) => void | Promise<void>;
   readonly verifyHeaders:
     ((method: string, params: Readonly<Record<string, unknown>>, protocolVersion: string) => void) | undefined;
   readonly verifyToolHeaders:
