@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { McpResourceOptions } from '../decorators/mcp-resource.decorator.js';
-import { MCP_APP_MIME_TYPE, MCP_UI_EXTENSION } from '../discovery/mcp-apps.support.js';
+import { appLinkProblem, MCP_APP_MIME_TYPE, MCP_UI_EXTENSION } from '../discovery/mcp-apps.support.js';
 import { McpRegistrar } from '../discovery/mcp-registrar.js';
 import { McpResourceRegistry } from '../discovery/mcp-resource.registry.js';
 import { McpServerExtensions } from '../discovery/mcp-server-extensions.js';
@@ -45,19 +45,8 @@ export class McpAppsInstaller implements OnModuleInit, OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     for (const tool of this.tools.values()) {
-      const uri = tool.ui?.resourceUri;
-      if (uri === undefined) continue;
-      const resource = this.resources.resources.get(uri);
-      if (!resource) {
-        throw new Error(
-          `MCP tool "${tool.name}" (${tool.source}) is linked to ${uri}, which this server does not have: declare it with @McpAppResource({ uri: '${uri}' }) or McpAppsModule.forRoot({ apps: [{ uri: '${uri}', name, bundle }] }).`,
-        );
-      }
-      if (resource.definition.mimeType !== MCP_APP_MIME_TYPE) {
-        throw new Error(
-          `MCP tool "${tool.name}" (${tool.source}) is linked to ${uri} (${resource.source}), which is not an MCP App resource: its mimeType must be ${MCP_APP_MIME_TYPE} (use @McpAppResource).`,
-        );
-      }
+      const problem = appLinkProblem(tool, this.resources);
+      if (problem !== undefined) throw new Error(problem);
     }
   }
 

@@ -276,4 +276,32 @@ describe('MCP Apps and tools added or removed while the server runs (McpRegistra
       await plain.close();
     }
   });
+
+  it('refuses, once started, a tool linked to an app resource the server does not have, and keeps it out', async () => {
+    @Injectable()
+    class LateTools {
+      pick(): string {
+        return 'picked';
+      }
+    }
+    const mcp = await McpTestClient.start({
+      imports: [McpModule.forRoot({ name: 'apps', version: '1.0.0' }), McpAppsModule.forRoot({})],
+      providers: [ViewResource, LinkedTools, LateTools],
+    });
+    try {
+      const registrar = mcp.app.get(McpRegistrar);
+      expect(() =>
+        registrar.addTool(mcp.app.get(LateTools), 'pick', {
+          name: 'late',
+          description: 'd',
+          ui: { resourceUri: 'ui://test/missing' },
+        }),
+      ).toThrow(
+        /MCP tool "late" \(LateTools\.pick\) is linked to ui:\/\/test\/missing, which this server does not have/,
+      );
+      expect((await mcp.listTools()).map((tool) => tool['name'])).toEqual(['show']);
+    } finally {
+      await mcp.close();
+    }
+  });
 });

@@ -1,4 +1,6 @@
 import type { ClientCapabilities } from '../protocol/wire-types.js';
+import type { McpResourceRegistry } from './mcp-resource.registry.js';
+import type { RegisteredTool } from './registered-tool.js';
 
 /**
  * The identifier of the MCP Apps extension (SEP-1865), under which a server and a client declare
@@ -36,4 +38,22 @@ export function clientRendersApps(exchange: { readonly clientCapabilities?: Read
   if (typeof declared !== 'object' || declared === null) return false;
   const mimeTypes = (declared as { mimeTypes?: unknown }).mimeTypes;
   return Array.isArray(mimeTypes) && mimeTypes.includes(MCP_APP_MIME_TYPE);
+}
+
+/**
+ * Why a tool's link to an MCP App is broken (it names no registered resource, or one that is not
+ * an app), naming both; undefined when the tool has no link or a good one. McpAppsModule checks
+ * every tool at startup, McpRegistrar each tool added after it.
+ */
+export function appLinkProblem(tool: RegisteredTool, resources: McpResourceRegistry): string | undefined {
+  const uri = tool.ui?.resourceUri;
+  if (uri === undefined) return undefined;
+  const resource = resources.resources.get(uri);
+  if (!resource) {
+    return `MCP tool "${tool.name}" (${tool.source}) is linked to ${uri}, which this server does not have: declare it with @McpAppResource({ uri: '${uri}' }) or McpAppsModule.forRoot({ apps: [{ uri: '${uri}', name, bundle }] }).`;
+  }
+  if (resource.definition.mimeType !== MCP_APP_MIME_TYPE) {
+    return `MCP tool "${tool.name}" (${tool.source}) is linked to ${uri} (${resource.source}), which is not an MCP App resource: its mimeType must be ${MCP_APP_MIME_TYPE} (use @McpAppResource).`;
+  }
+  return undefined;
 }

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { appLinkProblem } from './mcp-apps.support.js';
 import type { McpPromptOptions } from '../decorators/mcp-prompt.decorator.js';
 import type { McpResourceTemplateOptions } from '../decorators/mcp-resource-template.decorator.js';
 import type { McpResourceOptions } from '../decorators/mcp-resource.decorator.js';
@@ -20,7 +21,10 @@ import { McpToolRegistry } from './mcp-tool.registry.js';
  * @publicApi
  */
 @Injectable()
-export class McpRegistrar {
+export class McpRegistrar implements OnApplicationBootstrap {
+  /** Before that, tools and their app resources may come in any order (the startup check follows). */
+  private started = false;
+
   constructor(
     private readonly tools: McpToolRegistry,
     private readonly prompts: McpPromptRegistry,
@@ -31,8 +35,20 @@ export class McpRegistrar {
     private readonly resourceFactory: McpResourceFactory,
   ) {}
 
+  onApplicationBootstrap(): void {
+    this.started = true;
+  }
+
+  /**
+   * Adds a tool. Once the application has started, a tool linked to an MCP App must name an app
+   * resource already registered (add the resource first), as the startup check requires of the
+   * tools declared with decorators.
+   */
   addTool(instance: object, methodName: string, options: McpToolOptions): void {
-    this.tools.add(this.toolFactory.create(instance, methodName, options));
+    const tool = this.toolFactory.create(instance, methodName, options);
+    const problem = this.started ? appLinkProblem(tool, this.resources) : undefined;
+    if (problem !== undefined) throw new Error(problem);
+    this.tools.add(tool);
   }
 
   removeTool(name: string): boolean {
