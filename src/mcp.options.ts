@@ -92,11 +92,14 @@ export interface McpLimitsOptions {
    * the client (progress is dropped instead) and the call ends with an error when it stays behind. Default 1048576 (1 MiB).
    */
   maxStreamBacklogBytes?: number;
-  /** Most tasks one caller (principal, else client address) may have working at once. Default 100. */
+  /** Most tasks one caller (principal, else client address) may have live at once (working or input_required). Default 100. */
   maxRunningTasksPerCaller?: number;
   /** Most tasks one caller may keep in the store, working or finished. Default 1000. */
   maxStoredTasksPerCaller?: number;
-  /** Largest task arguments, and largest task result, kept in the task store, in bytes of JSON. Default 1048576 (1 MiB). */
+  /**
+   * Largest part of a task kept in the task store, in bytes of JSON: its arguments, the client
+   * capabilities it keeps, each tasks/update's answers, its result or error. Default 1048576 (1 MiB).
+   */
   maxTaskPayloadBytes?: number;
 }
 
