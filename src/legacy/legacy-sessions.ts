@@ -1,10 +1,8 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
-import { FanOutQueue } from '../events/fan-out.queue.js';
 import { McpEventBus } from '../events/mcp-event-bus.js';
 import { MCP_OPTIONS } from '../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { McpClock } from '../mrtr/mcp-clock.js';
-import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { LoggingLevel } from '../protocol/wire-types.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { LegacySessionState } from './legacy-session.state.js';
@@ -12,6 +10,7 @@ import { McpSessionBackplane, type SharedSessionState } from './mcp-session.back
 import { answerPush } from './push-answer.js';
 import { CallerSessionIndex } from './caller-session.index.js';
 import { RefusedSessionIds } from './refused-session.ids.js';
+import { SessionStreamFanOut } from './session-stream.fan-out.js';
 import { limitExceeded } from './session-limit.error.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 
@@ -21,9 +20,9 @@ import { McpErrorCode } from '../protocol/mcp-error-codes.js';
  * (`limits.maxSessionsPerCaller`: a caller over it loses its own oldest idle session), and refusing
  * the ids of ended sessions (see {@link RefusedSessionIds}). A session whose state was dropped is
  * told: its id is refused (404) so its client initializes again, unless the backplane keeps its state.
- * It also carries list_changed and resource updates to the sessions' streams, and keeps what every
- * node must agree on (ended, log level, subscriptions, answers to pushed requests) in step through
- * the {@link McpSessionBackplane}.
+ * Its {@link SessionStreamFanOut} carries list_changed and resource updates to the sessions' streams;
+ * what every node must agree on (ended, log level, subscriptions, answers to pushed requests) it
+ * keeps in step through the {@link McpSessionBackplane}.
  */
 @Injectable()
 export class LegacySessions implements OnModuleInit, OnModuleDestroy {
@@ -33,7 +32,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
   /** Sessions ended, or whose state was dropped: their sealed ids must not be honoured again here. */
   private readonly refused: RefusedSessionIds;
   private readonly unsubscribe: Array<() => void> = [];
-  private readonly fanOuts = new FanOutQueue();
+  private readonly streams = new SessionStreamFanOut(this.states);
 
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
@@ -46,12 +45,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    this.unsubscribe.push(
-      this.bus.subscribe((event) => {
-        if (event.kind === 'resource_updated') this.resourceUpdated(event.uri);
-        else if (event.kind === 'list_changed') this.broadcast(`notifications/${event.list}/list_changed`);
-      }),
-    );
+    this.unsubscribe.push(this.bus.subscribe(this.streams.deliver));
     this.backplane.attach({
       deliver: (id, message) => {
         const state = this.states.get(id);
@@ -213,31 +207,6 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
       durationMs: Math.max(0, end - opened.issuedAt),
       ...(errorType !== undefined && { errorType }),
     });
-  }
-
-  private broadcast(method: string): void {
-    this.fanOut({ jsonrpc: '2.0', method }, method, () => true);
-  }
-
-  private resourceUpdated(uri: string): void {
-    const notification = { jsonrpc: '2.0' as const, method: 'notifications/resources/updated', params: { uri } };
-    this.fanOut(notification, `resource:${uri}`, (state) => state.subscriptions.has(uri));
-  }
-
-  /**
-   * Sends `notification` to the streams of the sessions `wants` picks, in slices and in order: one
-   * event to thousands of streams must not stall the calls meanwhile. A newer fan-out of the same
-   * `key` replaces one that has not started (see {@link FanOutQueue}).
-   */
-  private fanOut(notification: JsonRpcNotification, key: string, wants: (state: LegacySessionState) => boolean): void {
-    const listening: LegacySessionState[] = [];
-    for (const state of this.states.values()) if (state.stream && wants(state)) listening.push(state);
-    this.fanOuts.push(function* () {
-      for (const state of listening) {
-        state.stream?.send(notification);
-        yield;
-      }
-    }, key);
   }
 
   /**

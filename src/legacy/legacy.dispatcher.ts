@@ -19,8 +19,8 @@ import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import type { McpExchange, McpTransportInfo } from '../protocol/mcp-exchange.js';
 import { McpMethod, MRTR_METHODS } from '../protocol/mcp-methods.js';
 import { META_PROGRESS_TOKEN } from '../protocol/meta-keys.js';
-import { negotiateLegacyVersion } from '../protocol/protocol-version.js';
-import type { ClientCapabilities, Implementation, ServerCapabilities } from '../protocol/wire-types.js';
+import type { ServerCapabilities } from '../protocol/wire-types.js';
+import { answerInitialize, type InitializeAnswer } from './initialize-answer.js';
 import { InputPushShim } from './input-push.shim.js';
 import type { LegacyChannel, LegacySession } from './legacy-channel.js';
 import { LegacyInputError } from './legacy-input.error.js';
@@ -29,28 +29,12 @@ import { answerPush } from './push-answer.js';
 import { CallCancellation } from './call-cancellation.js';
 import { LegacyInbound } from './legacy-inbound.js';
 import { toLegacyResult } from './legacy-result.js';
-import type { LegacySessionClaims } from './legacy-session.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { type McpRequestTrace, outcomeOfResponse, startTrace } from '../telemetry/mcp-request-trace.js';
 import { McpCallAbortedError } from '../protocol/mcp-call-aborted.error.js';
 
 /** Methods of 2026-07-28 alone: a 2025-era client has no business calling them. */
 const MODERN_ONLY: ReadonlySet<string> = new Set([McpMethod.Discover, McpMethod.SubscriptionsListen]);
-
-/** The most a client's capabilities may take in a session id. */
-const MAX_CAPABILITIES_CHARS = 4096;
-const MAX_NAME_CHARS = 256;
-
-/** name, version and title of the client, each bounded; nothing else of its Implementation is kept. */
-function implementationOf(value: unknown): Implementation | undefined {
-  if (!isJsonObject(value)) return undefined;
-  const text = (key: string): string | undefined =>
-    typeof value[key] === 'string' ? (value[key] as string).slice(0, MAX_NAME_CHARS) : undefined;
-  const name = text('name');
-  if (name === undefined) return undefined;
-  const title = text('title');
-  return { name, version: text('version') ?? '', ...(title !== undefined && { title }) };
-}
 
 /** One 2025-era request: its id, method and params, already checked for shape. */
 export interface LegacyRequest {
@@ -86,13 +70,16 @@ export class LegacyDispatcher {
   }
 
   /** Negotiates `initialize`; the transport seals the returned claims into its session id. */
-  initialize(
-    request: LegacyRequest,
-    transport: McpTransportInfo,
-  ): { result: Record<string, unknown>; claims: Omit<LegacySessionClaims, 'id' | 'issuedAt'> } {
+  initialize(request: LegacyRequest, transport: McpTransportInfo): InitializeAnswer {
     const trace = startTrace('legacy', transport, request.id, request.method, request.params);
     try {
-      const answer = this.negotiate(request, transport);
+      const answer = answerInitialize(request.params, {
+        maxJsonDepth: this.options.maxJsonDepth,
+        capabilities: () => this.capabilities(),
+        serverInfo: this.stamp.serverInfo,
+        instructions: this.discover.instructions,
+        principal: () => this.principalOf(transport),
+      });
       trace.protocolVersion = answer.result['protocolVersion'] as string;
       trace.principal = answer.claims.principal;
       this.telemetry.recordSettled(trace, { kind: 'complete' });
@@ -102,39 +89,6 @@ export class LegacyDispatcher {
       this.telemetry.recordSettled(trace, { kind: 'protocol_error', code });
       throw error;
     }
-  }
-
-  private negotiate(
-    request: LegacyRequest,
-    transport: McpTransportInfo,
-  ): { result: Record<string, unknown>; claims: Omit<LegacySessionClaims, 'id' | 'issuedAt'> } {
-    const { params } = request;
-    const problem = jsonBoundsProblem(params, this.options.maxJsonDepth);
-    if (problem) throw McpError.invalidParams(`params ${problem}`);
-    const protocolVersion = negotiateLegacyVersion(params['protocolVersion']);
-    const clientCapabilities = isJsonObject(params['capabilities'])
-      ? (params['capabilities'] as ClientCapabilities)
-      : {};
-    // Both ride in the session id on every request: bounded, and client info reduced to its names.
-    if (JSON.stringify(clientCapabilities).length > MAX_CAPABILITIES_CHARS) {
-      throw McpError.invalidParams(`params.capabilities is larger than ${MAX_CAPABILITIES_CHARS} characters of JSON`);
-    }
-    const clientInfo = implementationOf(params['clientInfo']);
-    const instructions = this.discover.instructions;
-    return {
-      result: {
-        protocolVersion,
-        capabilities: this.capabilities(),
-        serverInfo: this.stamp.serverInfo,
-        ...(instructions !== undefined && { instructions }),
-      },
-      claims: {
-        protocolVersion,
-        clientCapabilities,
-        ...(clientInfo && { clientInfo }),
-        principal: this.principalOf(transport),
-      },
-    };
   }
 
   /** Who is calling on this transport, to compare with the principal the session was opened by. */
