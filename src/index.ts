@@ -1,16 +1,16 @@
 // The public API of @mocapi/nestjs. Explorers, registries' internals and wire helpers stay private.
 export { McpModule } from './mcp.module.js';
 export { MCP_OPTIONS } from './mcp.module-definition.js';
+export { McpOptionsError } from './mcp-options.error.js';
 export {
-  McpOptionsError,
   type McpCacheOptions,
   type McpLegacyOptions,
-  type McpLimitsOptions,
   type McpModuleOptions,
   type McpMrtrOptions,
   type McpTasksOptions,
   type ResolvedMcpOptions,
 } from './mcp.options.js';
+export type { McpLimitsOptions } from './mcp-limits.options.js';
 export type { McpProtocolEra } from './legacy/protocol-era.js';
 export {
   INTEGRATION_ACCESS_POLICY,

@@ -1,4 +1,5 @@
-import { McpOptionsError, resolveMcpOptions } from './mcp.options.js';
+import { McpOptionsError } from './mcp-options.error.js';
+import { resolveMcpOptions } from './mcp.options.js';
 
 const BASE = { name: 'orders', version: '1.0.0' };
 

@@ -8,6 +8,10 @@ import type { McpSessionBackplane } from './legacy/mcp-session.backplane.js';
 import type { CacheScope } from './protocol/wire-types.js';
 import type { McpProtocolEra } from './legacy/protocol-era.js';
 import type { ChangedQuestionPolicy } from './mrtr/replay-session.js';
+import { type McpLimitsOptions, type ResolvedMcpLimits, resolveLimits } from './mcp-limits.options.js';
+import { McpOptionsError } from './mcp-options.error.js';
+
+export { LIMIT_DEFAULTS } from './mcp-limits.options.js';
 
 /** Settings of the `io.modelcontextprotocol/tasks` extension (tools declared with `taskSupport`). */
 export interface McpTasksOptions {
@@ -68,39 +72,6 @@ export interface McpLegacyOptions {
   sessionTtlMs?: number;
   /** Most sessions whose mutable state (log level, subscriptions, streams) one node keeps. Default 10000. */
   maxSessions?: number;
-}
-
-/**
- * Bounds on what one client can make the server keep (memory held between or during requests).
- * Each bound refused answers a JSON-RPC error with the request's id; none drops silently.
- * docs list every bound with its default in one table.
- */
-export interface McpLimitsOptions {
-  /** Longest resource URI accepted in a subscription (2025-era `resources/subscribe`, a listen filter), in characters. Default 2048. */
-  maxUriLength?: number;
-  /** Most resources one 2025-era session may be subscribed to at once. Default 100. */
-  maxSubscriptionsPerSession?: number;
-  /** Most entries one `subscriptions/listen` filter may list in `resourceSubscriptions` (and in `taskIds`). Default 1000. */
-  maxListenFilterEntries?: number;
-  /** Most 2025-era sessions one caller (its principal, else its client address) may hold on one node; the oldest idle one gives way. Default 100. */
-  maxSessionsPerCaller?: number;
-  /** Most server-to-client requests (pushed questions) waiting for answers in one 2025-era session. Default 32. */
-  maxPendingRequestsPerSession?: number;
-  /**
-   * How far a stream's client may fall behind, in bytes written but not yet taken by the connection.
-   * A listen or GET stream past it is closed (its client reconnects); a tool's notifications wait for
-   * the client (progress is dropped instead) and the call ends with an error when it stays behind. Default 1048576 (1 MiB).
-   */
-  maxStreamBacklogBytes?: number;
-  /** Most tasks one caller (principal, else client address) may have live at once (working or input_required). Default 100. */
-  maxRunningTasksPerCaller?: number;
-  /** Most tasks one caller may keep in the store, working or finished. Default 1000. */
-  maxStoredTasksPerCaller?: number;
-  /**
-   * Largest part of a task kept in the task store, in bytes of JSON: its arguments, the client
-   * capabilities it keeps, each tasks/update's answers, its result or error. Default 1048576 (1 MiB).
-   */
-  maxTaskPayloadBytes?: number;
 }
 
 /** Cache hints stamped on cacheable results (server/discover, list results, resources/read). */
@@ -217,7 +188,7 @@ export interface ResolvedMcpOptions {
   readonly tasks: Readonly<Required<McpTasksOptions>>;
   readonly eras: { readonly modern: boolean; readonly legacy: boolean };
   readonly legacy: Readonly<Required<McpLegacyOptions>>;
-  readonly limits: Readonly<Required<McpLimitsOptions>>;
+  readonly limits: ResolvedMcpLimits;
   readonly principalSource?: Type<McpPrincipalSource> | McpPrincipalSource;
   readonly flowStore?: Type<McpFlowStore> | McpFlowStore;
   readonly taskStore?: Type<McpTaskStore> | McpTaskStore;
@@ -225,27 +196,6 @@ export interface ResolvedMcpOptions {
   readonly eventBus?: Type<McpEventBus> | McpEventBus;
   readonly sessionBackplane?: Type<McpSessionBackplane> | McpSessionBackplane;
 }
-
-/** Thrown at startup when options are wrong; the message says what to set. */
-export class McpOptionsError extends Error {
-  constructor(problems: string[]) {
-    super(`Invalid McpModule options:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'McpOptionsError';
-  }
-}
-
-/** The default of every bound in {@link McpLimitsOptions}. */
-export const LIMIT_DEFAULTS: Readonly<Required<McpLimitsOptions>> = {
-  maxUriLength: 2048,
-  maxSubscriptionsPerSession: 100,
-  maxListenFilterEntries: 1000,
-  maxSessionsPerCaller: 100,
-  maxPendingRequestsPerSession: 32,
-  maxStreamBacklogBytes: 1024 * 1024,
-  maxRunningTasksPerCaller: 100,
-  maxStoredTasksPerCaller: 1000,
-  maxTaskPayloadBytes: 1024 * 1024,
-};
 
 const positiveInteger = (value: unknown): boolean => Number.isInteger(value) && (value as number) > 0;
 
@@ -308,13 +258,7 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
     if (legacy[key] !== undefined && !positiveInteger(legacy[key]))
       problems.push(`\`legacy.${key}\` must be a positive integer`);
   }
-  const limits = { ...LIMIT_DEFAULTS };
-  for (const key of Object.keys(LIMIT_DEFAULTS) as (keyof McpLimitsOptions)[]) {
-    const value = o.limits?.[key];
-    if (value === undefined) continue;
-    if (positiveInteger(value)) limits[key] = value;
-    else problems.push(`\`limits.${key}\` must be a positive integer`);
-  }
+  const limits = resolveLimits(o.limits, problems);
   if (problems.length > 0) throw new McpOptionsError(problems);
   return {
     name: o.name!,

@@ -1,7 +1,8 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { McpEventBus } from '../../events/mcp-event-bus.js';
 import { MCP_OPTIONS } from '../../mcp.module-definition.js';
-import type { McpLimitsOptions, ResolvedMcpOptions } from '../../mcp.options.js';
+import type { ResolvedMcpOptions } from '../../mcp.options.js';
+import type { ResolvedMcpLimits } from '../../mcp-limits.options.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import type { McpExchange } from '../../protocol/mcp-exchange.js';
 import { McpMethod } from '../../protocol/mcp-methods.js';
@@ -101,7 +102,7 @@ export class SubscriptionsMethods implements McpMethodGroup, OnModuleDestroy {
  * The subset of the requested filter this server honours (all of it, when well formed); a list
  * longer than the bounds allow, or a URI longer than `maxUriLength`, is refused (-32602, HTTP 400).
  */
-function honoured(raw: unknown, limits: Readonly<Required<McpLimitsOptions>>): SubscriptionFilter {
+function honoured(raw: unknown, limits: ResolvedMcpLimits): SubscriptionFilter {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw McpError.invalidParams('params.notifications must be an object (the subscription filter)');
   }
