@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import type { RegisteredTool } from '../discovery/registered-tool.js';
+import type { ReplaySession } from '../mrtr/replay-session.js';
+import type { McpExchange } from '../protocol/mcp-exchange.js';
+import type { McpTaskRecord } from './mcp-task.record.js';
+import { callerOf } from './task-caller.js';
+
+/** A task-eligible call, as the tools method hands it over. */
+export interface TaskCall {
+  readonly tool: RegisteredTool;
+  readonly exchange: McpExchange;
+  readonly args: Record<string, unknown>;
+  /** The validated (DTO-transformed) input the handler receives. */
+  readonly input: unknown;
+  readonly session: ReplaySession;
+  readonly principal: string | null;
+}
+
+/**
+ * The task a call starts, `working` from `now` (epoch ms) for `ttlMs`: it keeps the call's
+ * arguments, protocol version and client capabilities, which a resumed run sees again.
+ */
+export function newTaskRecord(call: TaskCall, now: number, ttlMs: number, pollIntervalMs: number): McpTaskRecord {
+  const at = new Date(now).toISOString();
+  return {
+    taskId: randomUUID(),
+    owner: call.principal,
+    caller: callerOf(call.exchange, call.principal),
+    status: 'working',
+    createdAt: at,
+    lastUpdatedAt: at,
+    ttlMs,
+    pollIntervalMs,
+    expiresAt: now + ttlMs,
+    tool: call.tool.name,
+    arguments: call.args,
+    protocolVersion: call.exchange.protocolVersion,
+    clientCapabilities: { ...call.exchange.clientCapabilities },
+  };
+}
