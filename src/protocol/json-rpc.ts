@@ -55,3 +55,13 @@ export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
 export function isJsonRpcId(value: unknown): value is JsonRpcId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 }
+
+/**
+ * The id of a message that is a request (it has a method), else null: a posted response's id names
+ * the server's own pushed request, so a refusal of it must not carry that id.
+ */
+export function requestIdOf(message: unknown): JsonRpcId | null {
+  if (typeof message !== 'object' || message === null || Array.isArray(message) || !('method' in message)) return null;
+  const id = (message as { id?: unknown }).id;
+  return isJsonRpcId(id) ? id : null;
+}

@@ -6,7 +6,7 @@ import { LegacySessionCodec } from '../../legacy/legacy-session.codec.js';
 import { LegacySessions } from '../../legacy/legacy-sessions.js';
 import { LegacyDispatcher } from '../../legacy/legacy.dispatcher.js';
 import { McpError } from '../../protocol/mcp.error.js';
-import { isJsonRpcId, type JsonRpcId } from '../../protocol/json-rpc.js';
+import { type JsonRpcId, requestIdOf } from '../../protocol/json-rpc.js';
 import type { McpTransportInfo } from '../../protocol/mcp-exchange.js';
 import { LEGACY_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.js';
 import { HttpLegacyChannel, KEEP_ALIVE_MS } from './legacy-http.channel.js';
@@ -174,16 +174,6 @@ export class LegacyHttpEndpoint {
 /** A refusal before dispatch (-32600) that carries the request's id. */
 function refuse(writer: ResponseWriter, status: number, id: JsonRpcId | null, message: string): void {
   writer.refuseWith(status, failure(id, McpError.invalidRequest(message)).response);
-}
-
-/**
- * The id of a message that is a request, else null: a posted response's id names the server's
- * push, not a request, so a refusal of it must not carry it.
- */
-export function requestIdOf(message: unknown): JsonRpcId | null {
-  if (typeof message !== 'object' || message === null || Array.isArray(message) || !('method' in message)) return null;
-  const { id } = message as Record<string, unknown>;
-  return isJsonRpcId(id) ? id : null;
 }
 
 /**

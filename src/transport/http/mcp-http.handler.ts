@@ -11,12 +11,12 @@ import { OriginPolicy } from './origin-policy.js';
 import { readBody } from './read-body.js';
 import { answerBodyError, NULL_BODY, parseBody } from './http-body.js';
 import { HttpInbound } from './http-inbound.js';
-import { LegacyHttpEndpoint, requestIdOf } from './legacy-http.endpoint.js';
+import { LegacyHttpEndpoint } from './legacy-http.endpoint.js';
 import { LegacyRefusal } from '../../legacy/legacy-refusal.js';
 import { classifyEra } from '../../legacy/protocol-era.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
 import { META_PROTOCOL_VERSION } from '../../protocol/meta-keys.js';
-import type { JsonRpcId } from '../../protocol/json-rpc.js';
+import { type JsonRpcId, requestIdOf } from '../../protocol/json-rpc.js';
 import { isPromiseLike, type MaybePromise } from '../../protocol/maybe-promise.js';
 import { type RefusalListener, ResponseWriter } from './response-writer.js';
 import { McpTelemetry } from '../../telemetry/mcp-telemetry.js';
@@ -203,7 +203,7 @@ export class McpHttpHandler {
     writer.era = 'legacy';
     const first = batch[0] as Record<string, unknown>;
     if (typeof first['method'] === 'string') writer.method = first['method'];
-    const id = requestIdOf(batch.find((entry) => requestIdOf(entry) !== null));
+    const id = batch.map(requestIdOf).find((entry) => entry !== null) ?? null;
     writer.refuseWith(400, failure(id, McpError.invalidRequest('Batch requests are not supported')).response);
   }
 
