@@ -24,8 +24,6 @@ import { checkClientPayload } from './task-payload.js';
 import { taskReplay } from './task-replay.js';
 
 // The runner's input and mode types, still importable from here as before the split.
-export type { TaskCall } from './task-call.js';
-export type { TaskMode } from './task-mode.js';
 
 /**
  * Runs tools as tasks (the `io.modelcontextprotocol/tasks` extension): creates the task in the
