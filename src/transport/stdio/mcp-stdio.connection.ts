@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import type { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
-import { failure, parseErrorOutcome } from '../../dispatch/mcp.dispatcher.js';
+import { failure } from '../../dispatch/mcp.dispatcher.js';
 import type { McpInbound } from '../../dispatch/mcp-inbound.js';
 import {
   isJsonRpcId,
@@ -14,7 +14,7 @@ import { classifyEra, type McpProtocolEra } from '../../legacy/protocol-era.js';
 import { LegacyStdioSession, type LegacyStdioServices } from './legacy-stdio.session.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { McpHttpChallenge } from '../../protocol/mcp-http-challenge.js';
-import { LineSplitter, type LineEvent } from './line-splitter.js';
+import { StdioLineReader, type StdioLine } from './stdio-line.reader.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
 import { McpCallAbortedError } from '../../protocol/mcp-call-aborted.error.js';
 import { LIMIT_DEFAULTS } from '../../mcp.options.js';
@@ -55,12 +55,9 @@ export class McpStdioConnection {
   readonly closed: Promise<void>;
 
   private readonly logger: Logger;
-  private readonly splitter: LineSplitter;
-  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  private readonly reader: StdioLineReader;
   private readonly inFlight = new Set<AbortController>();
-  private reading = false;
   private started = false;
-  private paused = false;
   private outputBroken = false;
   private settled = false;
   private resolveClosed!: () => void;
@@ -76,7 +73,14 @@ export class McpStdioConnection {
     private readonly options: McpStdioConnectionOptions,
   ) {
     this.logger = options.logger ?? new Logger('McpStdio');
-    this.splitter = new LineSplitter(options.maxLineBytes);
+    this.reader = new StdioLineReader(options.input, options.maxLineBytes, {
+      line: (line) => this.handle(line),
+      ended: () => this.finishIfIdle(),
+      failed: (error) => {
+        this.logger.error(`stdin failed: ${error.message}`);
+        this.failedWith ??= error.code ?? 'transport_error';
+      },
+    });
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
     this.backlog = new StdioBacklog(
       options.output,
@@ -94,12 +98,8 @@ export class McpStdioConnection {
   start(): this {
     if (this.started) return this;
     this.started = true;
-    this.reading = true;
-    const { input, output } = this.options;
-    input.on('data', this.onData);
-    input.once('end', this.onEnd);
-    input.once('close', this.onEnd);
-    input.on('error', this.onInputError);
+    this.reader.start();
+    const { output } = this.options;
     output.on('error', this.onOutputError);
     output.on('drain', this.onDrain);
     return this;
@@ -110,29 +110,11 @@ export class McpStdioConnection {
    * they produce one) and settles {@link closed} once they are done.
    */
   close(reason = 'The MCP server is shutting down'): Promise<void> {
-    this.stopReading();
+    this.reader.stop();
     for (const abort of this.inFlight) abort.abort(new McpCallAbortedError(reason, 'shutdown'));
     this.finishIfIdle();
     return this.closed;
   }
-
-  private readonly onData = (chunk: Buffer | string): void => {
-    if (!this.reading) return;
-    this.handle(this.splitter.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk));
-  };
-
-  private readonly onEnd = (): void => {
-    if (!this.reading) return;
-    this.handle(this.splitter.end());
-    this.stopReading();
-    this.finishIfIdle();
-  };
-
-  private readonly onInputError = (error: NodeJS.ErrnoException): void => {
-    this.logger.error(`stdin failed: ${error.message}`);
-    this.failedWith ??= error.code ?? 'transport_error';
-    this.onEnd();
-  };
 
   private readonly onOutputError = (error: NodeJS.ErrnoException): void => {
     if (this.outputBroken) return;
@@ -143,35 +125,14 @@ export class McpStdioConnection {
     void this.close('The client closed the connection');
   };
 
-  private readonly onDrain = (): void => {
-    if (!this.paused) return;
-    this.paused = false;
-    if (this.reading) this.options.input.resume();
-  };
+  private readonly onDrain = (): void => this.reader.resume();
 
-  private handle(events: readonly LineEvent[]): void {
-    for (const event of events) {
-      if (event.kind === 'oversized') {
-        this.refuse(
-          failure(
-            null,
-            McpError.invalidRequest(`Message too large: a line may hold at most ${this.options.maxLineBytes} bytes`),
-          ).response,
-        );
-      } else {
-        this.handleLine(event.bytes);
-      }
-    }
-  }
-
-  private handleLine(bytes: Buffer): void {
-    let message: unknown;
-    try {
-      message = JSON.parse(this.decoder.decode(bytes));
-    } catch {
-      this.refuse(parseErrorOutcome().response);
+  private handle(line: StdioLine): void {
+    if (line.kind === 'refused') {
+      this.refuse(line.response);
       return;
     }
+    const { message } = line;
     if (this.era === undefined && isJsonObject(message) && message['jsonrpc'] === '2.0') {
       this.era = this.options.legacy ? classifyEra(message) : 'modern';
       if (this.era === 'legacy')
@@ -271,7 +232,7 @@ export class McpStdioConnection {
 
   /** One message, one line, one write call: lines from concurrent calls never interleave. */
   private write(message: StdioOutgoingMessage, responseId?: JsonRpcId | null): void {
-    const { output, input } = this.options;
+    const { output } = this.options;
     if (this.outputBroken || output.destroyed || output.writableEnded) return;
     let line: string;
     try {
@@ -284,26 +245,12 @@ export class McpStdioConnection {
       if (responseId === undefined) return;
       line = `${JSON.stringify(failure(responseId, McpError.internal()).response)}\n`;
     }
-    if (!output.write(line) && this.reading && !this.paused) {
-      // Backpressure: stop taking requests until the client reads what we wrote.
-      this.paused = true;
-      input.pause();
-    }
-  }
-
-  private stopReading(): void {
-    if (!this.reading) return;
-    this.reading = false;
-    const { input } = this.options;
-    input.off('data', this.onData);
-    input.off('end', this.onEnd);
-    input.off('close', this.onEnd);
-    // Paused and without listeners, stdin no longer keeps the process alive.
-    input.pause();
+    // Backpressure: stop taking requests until the client reads what we wrote.
+    if (!output.write(line)) this.reader.pause();
   }
 
   private finishIfIdle(): void {
-    if (this.reading || this.inFlight.size > 0 || this.settled) return;
+    if (this.reader.reading || this.inFlight.size > 0 || this.settled) return;
     this.settled = true;
     this.legacySession?.close(this.failedWith);
     const { output } = this.options;
