@@ -160,6 +160,10 @@ const floodBody = (tool: string, run: string) =>
     },
   });
 
+/** A 2026-07-28 call of a flooding tool from a client that does not read its answer. */
+const floodingCall = (port: number, tool: string, run: string) =>
+  new NonReader(port, 'POST', mcpHeaders('tools/call', tool), floodBody(tool, run));
+
 /** tools/list from a client that reads: it must be answered whatever the others do. */
 async function toolsListAnswers(url: string): Promise<boolean> {
   const r = await rpc(url, 'tools/list');
@@ -211,12 +215,7 @@ describe.each(ADAPTERS)('Slow readers cannot fill the server (%s)', (adapter) =>
 
   it('aborts a tool that floods a non-reading client without waiting: RSS +20 MB at most', async () => {
     const before = await server.rss();
-    const client = new NonReader(
-      server.port,
-      'POST',
-      mcpHeaders('tools/call', 'flood_unawaited'),
-      floodBody('flood_unawaited', 'modern-unawaited'),
-    );
+    const client = floodingCall(server.port, 'flood_unawaited', 'modern-unawaited');
     expect(await toolsListAnswers(server.url)).toBe(true);
     expect(await until(async () => (await server.run('modern-unawaited'))?.state === 'ended', 10_000)).toBe(true);
     const growth = (await server.rss()) - before;
@@ -232,12 +231,7 @@ describe.each(ADAPTERS)('Slow readers cannot fill the server (%s)', (adapter) =>
 
   it('makes a tool that awaits its log messages wait for a non-reading client: RSS +20 MB at most', async () => {
     const before = await server.rss();
-    const client = new NonReader(
-      server.port,
-      'POST',
-      mcpHeaders('tools/call', 'flood_awaited'),
-      floodBody('flood_awaited', 'modern-awaited'),
-    );
+    const client = floodingCall(server.port, 'flood_awaited', 'modern-awaited');
     expect(await until(async () => (await server.run('modern-awaited'))?.state === 'waiting', 10_000)).toBe(true);
     // Held at the client's pace: a second later it still waits, far short of its 100,000 messages.
     await new Promise((r) => setTimeout(r, 1000));
