@@ -11,8 +11,6 @@ import type { ChangedQuestionPolicy } from './mrtr/replay-session.js';
 import { type McpLimitsOptions, type ResolvedMcpLimits, resolveLimits } from './mcp-limits.options.js';
 import { McpOptionsError } from './mcp-options.error.js';
 
-export { LIMIT_DEFAULTS } from './mcp-limits.options.js';
-
 /** Settings of the `io.modelcontextprotocol/tasks` extension (tools declared with `taskSupport`). */
 export interface McpTasksOptions {
   /** How long a task is kept from its creation (its `ttlMs`), in ms; a handler still running then is aborted. Default 3600000 (1 hour). */

@@ -17,7 +17,7 @@ import { McpHttpChallenge } from '../../protocol/mcp-http-challenge.js';
 import { StdioLineReader, type StdioLine } from './stdio-line.reader.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
 import { McpCallAbortedError } from '../../protocol/mcp-call-aborted.error.js';
-import { LIMIT_DEFAULTS } from '../../mcp.options.js';
+import { LIMIT_DEFAULTS } from '../../mcp-limits.options.js';
 import { StdioBacklog, type StdioOutgoingMessage } from './stdio-backlog.js';
 import { logText } from '../../telemetry/log-text.js';
 
