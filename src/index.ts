@@ -1,7 +1,7 @@
 // The public API of @mocapi/nestjs. Explorers, registries' internals and wire helpers stay private.
 export { McpModule } from './mcp.module.js';
 export { MCP_OPTIONS } from './mcp.module-definition.js';
-export { McpOptionsError } from './mcp-options.error.js';
+export { McpOptionsError } from './core/mcp-options.error.js';
 export {
   type McpCacheOptions,
   type McpLegacyOptions,
@@ -10,8 +10,8 @@ export {
   type McpTasksOptions,
   type ResolvedMcpOptions,
 } from './mcp.options.js';
-export type { McpLimitsOptions } from './mcp-limits.options.js';
-export type { McpProtocolEra } from './legacy/protocol-era.js';
+export type { McpLimitsOptions } from './core/mcp-limits.options.js';
+export type { McpProtocolEra } from './protocol/protocol-era.js';
 export {
   INTEGRATION_ACCESS_POLICY,
   INTEGRATION_AUDIT_SINK,
@@ -22,7 +22,7 @@ export {
   INTEGRATION_REQUEST_OBSERVER,
   INTEGRATION_SESSION_BACKPLANE,
   INTEGRATION_TASK_STORE,
-} from './mcp.tokens.js';
+} from './core/mcp.tokens.js';
 
 export { McpTool, type McpToolOptions } from './decorators/mcp-tool.decorator.js';
 export { McpArgs, McpCtx } from './decorators/mcp-param.decorators.js';
@@ -58,9 +58,9 @@ export {
   type SharedSessionState,
 } from './legacy/mcp-session.backplane.js';
 export { LocalSessionBackplane } from './legacy/local-session.backplane.js';
-export { McpProgressReporter } from './dispatch/mcp-progress.reporter.js';
-export { McpClientLogger } from './dispatch/mcp-client.logger.js';
-export { McpAccessPolicy, type McpAccessTarget } from './dispatch/mcp-access-policy.js';
+export { McpProgressReporter } from './calls/mcp-progress.reporter.js';
+export { McpClientLogger } from './calls/mcp-client.logger.js';
+export { McpAccessPolicy, type McpAccessTarget } from './calls/mcp-access-policy.js';
 export { McpDispatcher } from './dispatch/mcp.dispatcher.js';
 
 export { ElicitationContext } from './mrtr/elicitation.context.js';
@@ -76,16 +76,16 @@ export type { ChangedQuestionPolicy } from './mrtr/replay-session.js';
 export { McpFlowStore, type FlowClaim } from './mrtr/mcp-flow.store.js';
 export { InMemoryFlowStore } from './mrtr/in-memory-flow.store.js';
 export { McpTaskContext } from './tasks/mcp-task.context.js';
-export { McpTaskStore } from './tasks/mcp-task.store.js';
-export { TaskAbortedError } from './tasks/task-aborted.error.js';
+export { McpTaskStore } from './task-store/mcp-task.store.js';
+export { TaskAbortedError } from './task-store/task-aborted.error.js';
 export { McpCallAbortedError, isCallAborted, type McpCallAbortReason } from './protocol/mcp-call-aborted.error.js';
-export { InMemoryTaskStore } from './tasks/in-memory-task.store.js';
-export type { McpTaskError, McpTaskRecord, McpTaskStatus } from './tasks/mcp-task.record.js';
-export { TASKS_EXTENSION, type McpTaskCreation, type McpTaskSupport } from './tasks/task-support.js';
-export { McpTaskQuotaExceededException, type McpTaskQuotaLimit } from './tasks/task-quota-exceeded.exception.js';
-export type { McpTaskCallerCount, McpTaskQuota } from './tasks/mcp-task.quota.js';
-export { McpPrincipalSource, AnonymousPrincipalSource } from './mrtr/mcp-principal.source.js';
-export { McpClock, SystemClock } from './mrtr/mcp-clock.js';
+export { InMemoryTaskStore } from './task-store/in-memory-task.store.js';
+export type { McpTaskError, McpTaskRecord, McpTaskStatus } from './task-store/mcp-task.record.js';
+export { TASKS_EXTENSION, type McpTaskCreation, type McpTaskSupport } from './protocol/task-support.js';
+export { McpTaskQuotaExceededException, type McpTaskQuotaLimit } from './task-store/task-quota-exceeded.exception.js';
+export type { McpTaskCallerCount, McpTaskQuota } from './task-store/mcp-task.quota.js';
+export { McpPrincipalSource, AnonymousPrincipalSource } from './core/mcp-principal.source.js';
+export { McpClock, SystemClock } from './core/mcp-clock.js';
 export { RequestStateCodec } from './mrtr/request-state.codec.js';
 export { AesGcmRequestStateCodec } from './mrtr/aes-gcm-request-state.codec.js';
 export * from './mrtr/exceptions/index.js';

@@ -1,4 +1,4 @@
-import { McpOptionsError } from './mcp-options.error.js';
+import { McpOptionsError } from './core/mcp-options.error.js';
 import { resolveMcpOptions } from './mcp.options.js';
 
 const BASE = { name: 'orders', version: '1.0.0' };

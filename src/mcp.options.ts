@@ -1,15 +1,15 @@
 import type { Type } from '@nestjs/common';
-import type { McpPrincipalSource } from './mrtr/mcp-principal.source.js';
+import type { McpPrincipalSource } from './core/mcp-principal.source.js';
 import type { McpFlowStore } from './mrtr/mcp-flow.store.js';
-import type { McpTaskStore } from './tasks/mcp-task.store.js';
+import type { McpTaskStore } from './task-store/mcp-task.store.js';
 import type { McpAuditSink } from './telemetry/mcp-audit.sink.js';
 import type { McpEventBus } from './events/mcp-event-bus.js';
 import type { McpSessionBackplane } from './legacy/mcp-session.backplane.js';
 import type { CacheScope } from './protocol/wire-types.js';
-import type { McpProtocolEra } from './legacy/protocol-era.js';
+import type { McpProtocolEra } from './protocol/protocol-era.js';
 import type { ChangedQuestionPolicy } from './mrtr/replay-session.js';
-import { type McpLimitsOptions, type ResolvedMcpLimits, resolveLimits } from './mcp-limits.options.js';
-import { McpOptionsError } from './mcp-options.error.js';
+import { type McpLimitsOptions, type ResolvedMcpLimits, resolveLimits } from './core/mcp-limits.options.js';
+import { McpOptionsError } from './core/mcp-options.error.js';
 
 /** Settings of the `io.modelcontextprotocol/tasks` extension (tools declared with `taskSupport`). */
 export interface McpTasksOptions {

@@ -1,7 +1,7 @@
 import { SetMetadata } from '@nestjs/common';
 import type { JsonSchema, ToolAnnotations } from '../protocol/wire-types.js';
 import { MCP_TOOL_METADATA } from './mcp-metadata.constants.js';
-import type { McpTaskCreation, McpTaskSupport } from '../tasks/task-support.js';
+import type { McpTaskCreation, McpTaskSupport } from '../protocol/task-support.js';
 
 /**
  * Who may use a tool linked to an MCP App: `'model'` (the agent sees and calls it) and `'app'`

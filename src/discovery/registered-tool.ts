@@ -3,7 +3,7 @@ import type { McpHeaderParam } from '../schema/dto-json-schema.js';
 import type { DtoValidatorFn } from '../schema/dto-validator.js';
 import type { McpHandler } from './mcp-handler.js';
 import type { Registered } from './mcp-registry.js';
-import type { McpTaskCreation, McpTaskSupport } from '../tasks/task-support.js';
+import type { McpTaskCreation, McpTaskSupport } from '../protocol/task-support.js';
 import type { McpToolUiOptions } from '../decorators/mcp-tool.decorator.js';
 
 /** A tool as the dispatcher serves it: its advertised definition and its wrapped handler. */

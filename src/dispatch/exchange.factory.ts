@@ -12,7 +12,7 @@ import {
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
 import type { ClientCapabilities, Implementation } from '../protocol/wire-types.js';
 import { isLoggingLevel } from '../protocol/logging-level.js';
-import type { McpInbound } from './mcp-inbound.js';
+import type { McpInbound } from '../calls/mcp-inbound.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
 import { ModernExchange } from './modern-exchange.js';
 

@@ -7,9 +7,9 @@ import { isJsonRpcId, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcRespo
 import { createExchange } from './exchange.factory.js';
 import { TracedInbound } from './traced-inbound.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
-import type { McpInbound } from './mcp-inbound.js';
-import { MCP_METHOD_GROUPS, type McpMethodGroup, type MethodHandler } from './method-handler.js';
-import { DiscoverMethods } from './methods/discover.methods.js';
+import type { McpInbound } from '../calls/mcp-inbound.js';
+import { MCP_METHOD_GROUPS, type McpMethodGroup, type MethodHandler } from '../calls/method-handler.js';
+import { DiscoverMethods } from '../methods/discover.methods.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
 import { jsonBoundsProblem } from '../protocol/json-bounds.js';
 import { isPromiseLike, type MaybePromise } from '../protocol/maybe-promise.js';

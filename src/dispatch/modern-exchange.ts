@@ -1,7 +1,7 @@
 import type { McpExchange, McpTransportInfo } from '../protocol/mcp-exchange.js';
 import type { JsonRpcId, JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../protocol/wire-types.js';
-import type { McpInbound } from './mcp-inbound.js';
+import type { McpInbound } from '../calls/mcp-inbound.js';
 
 /** The envelope fields `createExchange` read: the exchange's own fields but those of the transport. */
 export type ExchangeFields = Pick<

@@ -2,7 +2,7 @@ import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { McpTransportInfo } from '../protocol/mcp-exchange.js';
 import type { McpHeaderParam } from '../schema/dto-json-schema.js';
 import type { McpRequestTrace } from '../telemetry/mcp-request-trace.js';
-import type { McpInbound } from './mcp-inbound.js';
+import type { McpInbound } from '../calls/mcp-inbound.js';
 
 /**
  * A transport's inbound with the request's trace attached (see McpRequestTrace). Its members are

@@ -1,4 +1,4 @@
-import type { McpTaskRecord } from '../tasks/mcp-task.record.js';
+import type { McpTaskRecord } from '../task-store/mcp-task.record.js';
 
 /**
  * Something every listener of every node should hear about: a list changed (it drives

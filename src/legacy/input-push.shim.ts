@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { McpDispatcher } from '../dispatch/mcp.dispatcher.js';
-import type { McpInbound } from '../dispatch/mcp-inbound.js';
+import type { McpInbound } from '../calls/mcp-inbound.js';
 import { MCP_OPTIONS } from '../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { isJsonObject } from '../protocol/is-json-object.js';

@@ -1,4 +1,4 @@
-import type { McpInbound } from '../dispatch/mcp-inbound.js';
+import type { McpInbound } from '../calls/mcp-inbound.js';
 import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { McpTransportInfo } from '../protocol/mcp-exchange.js';
 import type { McpRequestTrace } from '../telemetry/mcp-request-trace.js';

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { resolveMcpOptions } from '../mcp.options.js';
 import { AesGcmRequestStateCodec } from '../mrtr/aes-gcm-request-state.codec.js';
-import { AesGcmTokenSealer } from '../mrtr/aes-gcm-token.sealer.js';
-import { McpClock } from '../mrtr/mcp-clock.js';
+import { AesGcmTokenSealer } from '../core/aes-gcm-token.sealer.js';
+import { McpClock } from '../core/mcp-clock.js';
 import { LegacySessionCodec } from './legacy-session.codec.js';
 
 class FixedClock extends McpClock {

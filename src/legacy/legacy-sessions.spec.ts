@@ -1,5 +1,5 @@
 import { resolveMcpOptions } from '../mcp.options.js';
-import { type McpClock, SystemClock } from '../mrtr/mcp-clock.js';
+import { type McpClock, SystemClock } from '../core/mcp-clock.js';
 import type { McpEventBus } from '../events/mcp-event-bus.js';
 import { CallCancellation } from './call-cancellation.js';
 import { LegacySessions } from './legacy-sessions.js';

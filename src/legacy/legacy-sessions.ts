@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit, Op
 import { McpEventBus } from '../events/mcp-event-bus.js';
 import { MCP_OPTIONS } from '../mcp.module-definition.js';
 import type { ResolvedMcpOptions } from '../mcp.options.js';
-import { McpClock } from '../mrtr/mcp-clock.js';
+import { McpClock } from '../core/mcp-clock.js';
 import type { LoggingLevel } from '../protocol/wire-types.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { LegacySessionState } from './legacy-session.state.js';

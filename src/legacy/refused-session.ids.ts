@@ -1,4 +1,4 @@
-import type { McpClock } from '../mrtr/mcp-clock.js';
+import type { McpClock } from '../core/mcp-clock.js';
 
 /**
  * Ids of 2025-era sessions this node refuses (404) although their sealed ids are still valid: ended

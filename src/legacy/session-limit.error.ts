@@ -1,4 +1,4 @@
-import type { McpLimitsOptions } from '../mcp-limits.options.js';
+import type { McpLimitsOptions } from '../core/mcp-limits.options.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 

@@ -7,7 +7,7 @@ import {
   InvalidRequestStateException,
   type InvalidRequestStateReason,
 } from './exceptions/invalid-request-state.exception.js';
-import { McpClock } from './mcp-clock.js';
+import { McpClock } from '../core/mcp-clock.js';
 import { RequestStateCodec } from './request-state.codec.js';
 import type { LedgerSlot, RequestStatePayload } from './request-state.payload.js';
 

@@ -1,5 +1,5 @@
 import { InMemoryFlowStore } from './in-memory-flow.store.js';
-import { McpClock } from './mcp-clock.js';
+import { McpClock } from '../core/mcp-clock.js';
 
 class Clock extends McpClock {
   current = 1_000;

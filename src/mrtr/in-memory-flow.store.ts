@@ -1,4 +1,4 @@
-import { McpClock } from './mcp-clock.js';
+import { McpClock } from '../core/mcp-clock.js';
 import { type FlowClaim, McpFlowStore } from './mcp-flow.store.js';
 
 interface Running {

@@ -2,7 +2,7 @@ import { resolveMcpOptions } from '../mcp.options.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { AesGcmRequestStateCodec } from './aes-gcm-request-state.codec.js';
 import { ElicitationContext } from './elicitation.context.js';
-import { SystemClock } from './mcp-clock.js';
+import { SystemClock } from '../core/mcp-clock.js';
 import { type McpCallOutcome, type MrtrCall, MrtrEngine } from './mrtr.engine.js';
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-characters';

@@ -4,7 +4,7 @@ import type { ResolvedMcpOptions } from '../mcp.options.js';
 import type { ClientCapabilities, InputRequiredResult } from '../protocol/wire-types.js';
 import { InvalidRequestStateException } from './exceptions/invalid-request-state.exception.js';
 import { type InputRequiredException, isInputRequired } from './exceptions/input-required.exception.js';
-import { McpClock } from './mcp-clock.js';
+import { McpClock } from '../core/mcp-clock.js';
 import { argumentsDigest, verifyBinding } from './request-binding.js';
 import type { RequestBinding, RequestStatePayload } from './request-state.payload.js';
 import { RequestStateCodec } from './request-state.codec.js';

@@ -5,7 +5,7 @@ import { RequestedSchemaBuilder } from '../schema/requested-schema.builder.js';
 import { AesGcmRequestStateCodec } from './aes-gcm-request-state.codec.js';
 import { ElicitationLedgerMismatchException } from './exceptions/elicitation-ledger-mismatch.exception.js';
 import { InputRequiredException, isInputRequired } from './exceptions/input-required.exception.js';
-import { McpClock } from './mcp-clock.js';
+import { McpClock } from '../core/mcp-clock.js';
 import { type PendingInput, ReplaySession } from './replay-session.js';
 import type { RequestBinding, RequestStatePayload } from './request-state.payload.js';
 

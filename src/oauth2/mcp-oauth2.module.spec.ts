@@ -1,13 +1,13 @@
 import { Inject, Injectable, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import passport from 'passport';
-import { McpAccessPolicy } from '../dispatch/mcp-access-policy.js';
+import { McpAccessPolicy } from '../calls/mcp-access-policy.js';
 import {
   INTEGRATION_ACCESS_POLICY,
   INTEGRATION_HTTP_AUTHENTICATOR,
   INTEGRATION_PRINCIPAL_SOURCE,
-} from '../mcp.tokens.js';
-import { McpPrincipalSource } from '../mrtr/mcp-principal.source.js';
+} from '../core/mcp.tokens.js';
+import { McpPrincipalSource } from '../core/mcp-principal.source.js';
 import { McpHttpAuthenticator } from '../transport/http/mcp-http-authenticator.js';
 import { McpBearerAuthenticator } from './mcp-bearer.authenticator.js';
 import { MCP_OAUTH2_STRATEGY } from './mcp-oauth2.constants.js';

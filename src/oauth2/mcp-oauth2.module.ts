@@ -4,7 +4,7 @@ import {
   INTEGRATION_ACCESS_POLICY,
   INTEGRATION_HTTP_AUTHENTICATOR,
   INTEGRATION_PRINCIPAL_SOURCE,
-} from '../mcp.tokens.js';
+} from '../core/mcp.tokens.js';
 import { AccessTokenVerifier } from './access-token.verifier.js';
 import { McpBearerAuthenticator } from './mcp-bearer.authenticator.js';
 import { MCP_OAUTH2_CONFIG } from './mcp-oauth2.constants.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpPrincipalSource } from '../mrtr/mcp-principal.source.js';
+import { McpPrincipalSource } from '../core/mcp-principal.source.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { isMcpOAuth2User } from './mcp-oauth2-user.js';
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { McpAccessTarget } from '../dispatch/mcp-access-policy.js';
+import type { McpAccessTarget } from '../calls/mcp-access-policy.js';
 import { McpHttpChallenge } from '../protocol/mcp-http-challenge.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { resolveMcpOAuth2Options } from './mcp-oauth2.options.js';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { McpAccessPolicy, type McpAccessTarget } from '../dispatch/mcp-access-policy.js';
+import { McpAccessPolicy, type McpAccessTarget } from '../calls/mcp-access-policy.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { insufficientScopeChallenge, unauthorizedChallenge } from './bearer-challenge.js';
 import { MCP_OAUTH2_CONFIG } from './mcp-oauth2.constants.js';

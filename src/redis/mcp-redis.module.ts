@@ -4,7 +4,7 @@ import {
   INTEGRATION_FLOW_STORE,
   INTEGRATION_SESSION_BACKPLANE,
   INTEGRATION_TASK_STORE,
-} from '../mcp.tokens.js';
+} from '../core/mcp.tokens.js';
 import { McpRedisConnection } from './mcp-redis.connection.js';
 import {
   MCP_REDIS_CONFIG,

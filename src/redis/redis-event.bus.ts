@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InProcessEventBus } from '../events/in-process-event-bus.js';
 import { type McpEvent, McpEventBus, type McpEventListener } from '../events/mcp-event-bus.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
-import type { McpTaskRecord } from '../tasks/mcp-task.record.js';
+import type { McpTaskRecord } from '../task-store/mcp-task.record.js';
 import { McpRedisConnection } from './mcp-redis.connection.js';
 
 /** What travels on the channel: the event and the node that published it. */

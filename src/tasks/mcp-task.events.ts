@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { McpEventBus } from '../events/mcp-event-bus.js';
-import { type McpTaskRecord, statusOf } from './mcp-task.record.js';
+import { type McpTaskRecord, statusOf } from '../task-store/mcp-task.record.js';
 
 /** Hears every change of a task's status or status message (the record without its arguments). */
 export type McpTaskListener = (record: McpTaskRecord) => void;

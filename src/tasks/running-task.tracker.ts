@@ -1,6 +1,6 @@
-import type { McpClock } from '../mrtr/mcp-clock.js';
-import type { McpTaskRecord } from './mcp-task.record.js';
-import { TaskAbortedError } from './task-aborted.error.js';
+import type { McpClock } from '../core/mcp-clock.js';
+import type { McpTaskRecord } from '../task-store/mcp-task.record.js';
+import { TaskAbortedError } from '../task-store/task-aborted.error.js';
 
 /**
  * The task handlers running on this node, by task id: the abort controller that cancellation,

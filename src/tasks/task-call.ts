@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { RegisteredTool } from '../discovery/registered-tool.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
-import type { McpTaskRecord } from './mcp-task.record.js';
-import { callerOf } from './task-caller.js';
+import type { McpTaskRecord } from '../task-store/mcp-task.record.js';
+import { callerOf } from '../task-store/task-caller.js';
 
 /** A task-eligible call, as the tools method hands it over. */
 export interface TaskCall {

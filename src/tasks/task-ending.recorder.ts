@@ -1,15 +1,15 @@
 import type { Logger } from '@nestjs/common';
 import type { ResolvedMcpOptions } from '../mcp.options.js';
-import { toCallToolResult, toolErrorResult } from '../dispatch/tool-result.normalizer.js';
+import { toCallToolResult, toolErrorResult } from '../calls/tool-result.normalizer.js';
 import type { McpCallOutcome } from '../mrtr/mrtr.engine.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { logText } from '../telemetry/log-text.js';
 import type { McpTaskEvents } from './mcp-task.events.js';
-import { isTerminal, type McpTaskRecord } from './mcp-task.record.js';
-import type { McpTaskStore } from './mcp-task.store.js';
+import { isTerminal, type McpTaskRecord } from '../task-store/mcp-task.record.js';
+import type { McpTaskStore } from '../task-store/mcp-task.store.js';
 import { askedRecord } from './task-questions.js';
-import { boundedEnding, type TaskEnding } from './task-payload.js';
+import { boundedEnding, type TaskEnding } from '../task-store/task-payload.js';
 
 /**
  * Records in the store how a task's background handler ended: its result, the questions it asked

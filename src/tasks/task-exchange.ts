@@ -3,7 +3,7 @@ import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { logText } from '../telemetry/log-text.js';
 import type { McpTaskEvents } from './mcp-task.events.js';
-import type { McpTaskStore } from './mcp-task.store.js';
+import type { McpTaskStore } from '../task-store/mcp-task.store.js';
 
 /**
  * The exchange a task's handler sees: `signal` instead of the request's, and notifications that go

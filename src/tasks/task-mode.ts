@@ -2,7 +2,7 @@ import type { RegisteredTool } from '../discovery/registered-tool.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { isModernProtocolVersion } from '../protocol/protocol-version.js';
-import { declaresTasks, REQUIRED_TASKS_CAPABILITY } from './task-support.js';
+import { declaresTasks, REQUIRED_TASKS_CAPABILITY } from '../protocol/task-support.js';
 
 /** How one tools/call runs: synchronously, as a task from the start, or as a task once the handler says so. */
 export type TaskMode = 'sync' | 'immediate' | 'handler';

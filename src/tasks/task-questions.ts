@@ -1,7 +1,7 @@
 import type { InputRequest } from '../protocol/wire-types.js';
 import type { RequestStatePayload } from '../mrtr/request-state.payload.js';
-import type { McpTaskRecord } from './mcp-task.record.js';
-import { checkClientPayload } from './task-payload.js';
+import type { McpTaskRecord } from '../task-store/mcp-task.record.js';
+import { checkClientPayload } from '../task-store/task-payload.js';
 
 /**
  * The task parked in `input_required` with its handler's questions. Each goes out under a wire

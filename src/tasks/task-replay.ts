@@ -4,7 +4,7 @@ import type { ReplaySession } from '../mrtr/replay-session.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { McpMethod } from '../protocol/mcp-methods.js';
-import type { McpTaskRecord } from './mcp-task.record.js';
+import type { McpTaskRecord } from '../task-store/mcp-task.record.js';
 import { type TaskProgressRecorder, taskExchange } from './task-exchange.js';
 
 /** What the replay of a task whose questions are all answered runs with. */

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { McpPrincipalSource } from '../mrtr/mcp-principal.source.js';
+import { McpPrincipalSource } from '../core/mcp-principal.source.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
-import { detailedTask } from './mcp-task.record.js';
+import { detailedTask } from '../task-store/mcp-task.record.js';
 import { McpTaskEvents } from './mcp-task.events.js';
-import { McpTaskStore } from './mcp-task.store.js';
-import { declaresTasks, REQUIRED_TASKS_CAPABILITY } from './task-support.js';
+import { McpTaskStore } from '../task-store/mcp-task.store.js';
+import { declaresTasks, REQUIRED_TASKS_CAPABILITY } from '../protocol/task-support.js';
 
 /** The task part of one subscriptions/listen stream: the task ids honoured, and how to stop. */
 export interface TaskStatusSubscription {

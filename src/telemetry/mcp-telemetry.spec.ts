@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { jest } from '@jest/globals';
-import { AnonymousPrincipalSource } from '../mrtr/mcp-principal.source.js';
+import { AnonymousPrincipalSource } from '../core/mcp-principal.source.js';
 import type { McpAuditEvent } from './mcp-audit-event.js';
 import { LoggerAuditSink, McpAuditSink } from './mcp-audit.sink.js';
 import type { McpRequestObserver } from './mcp-request-observer.js';

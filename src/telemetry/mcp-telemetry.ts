@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, type OnModuleInit, Optional } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { performance } from 'node:perf_hooks';
-import { INTEGRATION_REQUEST_OBSERVER } from '../mcp.tokens.js';
-import { McpPrincipalSource } from '../mrtr/mcp-principal.source.js';
+import { INTEGRATION_REQUEST_OBSERVER } from '../core/mcp.tokens.js';
+import { McpPrincipalSource } from '../core/mcp-principal.source.js';
 import type { JsonRpcResponse } from '../protocol/json-rpc.js';
 import type { McpTransportInfo } from '../protocol/mcp-exchange.js';
 import type { InputRequest } from '../protocol/wire-types.js';

@@ -1,6 +1,6 @@
 import { failure } from '../dispatch/mcp.dispatcher.js';
 import { McpError } from '../protocol/mcp.error.js';
-import { McpTaskQuotaExceededException } from '../tasks/task-quota-exceeded.exception.js';
+import { McpTaskQuotaExceededException } from '../task-store/task-quota-exceeded.exception.js';
 import { MCP_RATE_LIMITED, McpRateLimitedException } from './mcp-rate-limited.exception.js';
 
 describe('McpRateLimitedException', () => {

@@ -8,9 +8,9 @@ import {
   type ThrottlerModuleOptions,
   ThrottlerStorage,
 } from '@nestjs/throttler';
-import { McpPrincipalSource } from '../mrtr/mcp-principal.source.js';
+import { McpPrincipalSource } from '../core/mcp-principal.source.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
-import { callerOf } from '../tasks/task-caller.js';
+import { callerOf } from '../task-store/task-caller.js';
 import { McpRateLimitedException } from './mcp-rate-limited.exception.js';
 import { type ThrottleStep, ThrottleSteps, type ThrottleValues } from './throttle-steps.js';
 

@@ -6,9 +6,9 @@ import {
   type ThrottlerModuleOptions,
   ThrottlerStorage,
 } from '@nestjs/throttler';
-import { McpPrincipalSource } from '../mrtr/mcp-principal.source.js';
+import { McpPrincipalSource } from '../core/mcp-principal.source.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
-import { TaskMethodsLimiter } from '../tasks/task-methods.limiter.js';
+import { TaskMethodsLimiter } from '../task-store/task-methods.limiter.js';
 import { McpThrottlerGuard } from './mcp-throttler.guard.js';
 
 /**

@@ -147,7 +147,7 @@ describe.each(ADAPTERS)('MRTR with the official v2 client answering elicitations
     expect(prompts.counter.of('story')).toBe(2);
   });
 
-  // Fails while src/dispatch/methods/resources.methods.ts:68 stamps a retried read without ttlMs/cacheScope:
+  // Fails while src/methods/resources.methods.ts stamps a retried read without ttlMs/cacheScope:
   // the client's 2026-07-28 schema requires both on every ReadResourceResult and rejects the final result.
   it('resources/read elicits too, for a static resource and for a template', async () => {
     const c = await connect({ onElicit: fillForm });

@@ -587,7 +587,7 @@ describe.each(ADAPTERS)('requestState verification on retry, on %s', (adapter) =
       );
     });
 
-    // Fails while src/dispatch/methods/resources.methods.ts:68 uses stamp.complete() for retries (drops both fields).
+    // Fails while src/methods/resources.methods.ts uses stamp.complete() for retries (drops both fields).
     it('a retried resources/read is complete and not cacheable: ttlMs 0, cacheScope private (both required by the schema)', async () => {
       const round = expectInputRequired(await readResource(url, 'mrtr://vault'));
       const done = expectComplete(

@@ -7,7 +7,7 @@ import { RedisEventBus } from '../../src/redis/redis-event.bus.js';
 import { RedisFlowStore } from '../../src/redis/redis-flow.store.js';
 import { RedisTaskStore } from '../../src/redis/redis-task.store.js';
 import { RedisThrottlerStorage } from '../../src/redis/redis-throttler.storage.js';
-import type { McpTaskRecord } from '../../src/tasks/mcp-task.record.js';
+import type { McpTaskRecord } from '../../src/task-store/mcp-task.record.js';
 import type { McpEvent } from '../../src/index.js';
 import { type RedisServer, startRedis } from '../support/redis-server.js';
 

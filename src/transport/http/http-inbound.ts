@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { McpInbound } from '../../dispatch/mcp-inbound.js';
+import type { McpInbound } from '../../calls/mcp-inbound.js';
 import type { JsonRpcNotification } from '../../protocol/json-rpc.js';
 import type { McpTransportInfo } from '../../protocol/mcp-exchange.js';
 import type { McpHeaderParam } from '../../schema/dto-json-schema.js';

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { failure } from '../../dispatch/mcp.dispatcher.js';
-import { LIMIT_DEFAULTS } from '../../mcp-limits.options.js';
+import { LIMIT_DEFAULTS } from '../../core/mcp-limits.options.js';
 import { McpCallAbortedError } from '../../protocol/mcp-call-aborted.error.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/json-rpc.js';

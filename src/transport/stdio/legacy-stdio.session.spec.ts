@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { Injectable, Logger } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { McpTool } from '../../decorators/mcp-tool.decorator.js';
-import { McpProgressReporter } from '../../dispatch/mcp-progress.reporter.js';
+import { McpProgressReporter } from '../../calls/mcp-progress.reporter.js';
 import { LegacySessions } from '../../legacy/legacy-sessions.js';
 import { McpModule } from '../../mcp.module.js';
 import type { McpModuleOptions } from '../../mcp.options.js';

@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import type { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
 import { failure } from '../../dispatch/mcp.dispatcher.js';
-import type { McpInbound } from '../../dispatch/mcp-inbound.js';
+import type { McpInbound } from '../../calls/mcp-inbound.js';
 import {
   isJsonRpcId,
   type JsonRpcId,
@@ -10,14 +10,14 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from '../../protocol/json-rpc.js';
-import { classifyEra, type McpProtocolEra } from '../../legacy/protocol-era.js';
+import { classifyEra, type McpProtocolEra } from '../../protocol/protocol-era.js';
 import { LegacyStdioSession, type LegacyStdioServices } from './legacy-stdio.session.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { McpHttpChallenge } from '../../protocol/mcp-http-challenge.js';
 import { StdioLineReader, type StdioLine } from './stdio-line.reader.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
 import { McpCallAbortedError } from '../../protocol/mcp-call-aborted.error.js';
-import { LIMIT_DEFAULTS } from '../../mcp-limits.options.js';
+import { LIMIT_DEFAULTS } from '../../core/mcp-limits.options.js';
 import { StdioBacklog, type StdioOutgoingMessage } from './stdio-backlog.js';
 import { logText } from '../../telemetry/log-text.js';
 

@@ -1,15 +1,15 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { McpEventBus } from '../../events/mcp-event-bus.js';
-import { MCP_OPTIONS } from '../../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../../mcp.options.js';
-import type { ResolvedMcpLimits } from '../../mcp-limits.options.js';
-import { McpError } from '../../protocol/mcp.error.js';
-import type { McpExchange } from '../../protocol/mcp-exchange.js';
-import { McpMethod } from '../../protocol/mcp-methods.js';
-import { META_SUBSCRIPTION_ID } from '../../protocol/meta-keys.js';
-import type { McpMethodGroup, MethodHandler } from '../method-handler.js';
-import { ResultStamp } from '../result-stamp.js';
-import { TaskStatusSubscriptions } from '../../tasks/task-status.subscriptions.js';
+import { McpEventBus } from '../events/mcp-event-bus.js';
+import { MCP_OPTIONS } from '../mcp.module-definition.js';
+import type { ResolvedMcpOptions } from '../mcp.options.js';
+import type { ResolvedMcpLimits } from '../core/mcp-limits.options.js';
+import { McpError } from '../protocol/mcp.error.js';
+import type { McpExchange } from '../protocol/mcp-exchange.js';
+import { McpMethod } from '../protocol/mcp-methods.js';
+import { META_SUBSCRIPTION_ID } from '../protocol/meta-keys.js';
+import type { McpMethodGroup, MethodHandler } from '../calls/method-handler.js';
+import { ResultStamp } from '../calls/result-stamp.js';
+import { TaskStatusSubscriptions } from '../tasks/task-status.subscriptions.js';
 
 /** Which filter flag asks for each list's list_changed. */
 const LIST_FILTERS = {

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { McpPrincipalSource } from '../mrtr/mcp-principal.source.js';
+import { McpPrincipalSource } from '../core/mcp-principal.source.js';
 import { type McpCallOutcome, MrtrEngine } from '../mrtr/mrtr.engine.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';

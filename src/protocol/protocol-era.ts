@@ -1,7 +1,7 @@
-import { isJsonObject } from '../protocol/is-json-object.js';
-import { McpMethod } from '../protocol/mcp-methods.js';
-import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from '../protocol/meta-keys.js';
-import { isModernProtocolVersion } from '../protocol/protocol-version.js';
+import { isJsonObject } from './is-json-object.js';
+import { McpMethod } from './mcp-methods.js';
+import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from './meta-keys.js';
+import { isModernProtocolVersion } from './protocol-version.js';
 
 /**
  * The two generations of MCP a dual-era endpoint serves: `modern` (2026-07-28: stateless, the

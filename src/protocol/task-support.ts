@@ -1,4 +1,4 @@
-import type { ClientCapabilities } from '../protocol/wire-types.js';
+import type { ClientCapabilities } from './wire-types.js';
 
 /** The extension identifier of SEP-2663 tasks, as advertised in `capabilities.extensions`. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import type { McpCompleter } from '../../decorators/mcp-completer.js';
-import { McpPromptRegistry } from '../../discovery/mcp-prompt.registry.js';
-import { McpResourceRegistry } from '../../discovery/mcp-resource.registry.js';
-import { McpError } from '../../protocol/mcp.error.js';
-import type { McpExchange } from '../../protocol/mcp-exchange.js';
-import { McpMethod } from '../../protocol/mcp-methods.js';
-import type { ServerCapabilities } from '../../protocol/wire-types.js';
-import type { McpMethodGroup, MethodHandler } from '../method-handler.js';
-import { ResultStamp } from '../result-stamp.js';
-import { isJsonObject } from '../../protocol/is-json-object.js';
+import type { McpCompleter } from '../decorators/mcp-completer.js';
+import { McpPromptRegistry } from '../discovery/mcp-prompt.registry.js';
+import { McpResourceRegistry } from '../discovery/mcp-resource.registry.js';
+import { McpError } from '../protocol/mcp.error.js';
+import type { McpExchange } from '../protocol/mcp-exchange.js';
+import { McpMethod } from '../protocol/mcp-methods.js';
+import type { ServerCapabilities } from '../protocol/wire-types.js';
+import type { McpMethodGroup, MethodHandler } from '../calls/method-handler.js';
+import { ResultStamp } from '../calls/result-stamp.js';
+import { isJsonObject } from '../protocol/is-json-object.js';
 
 const MAX_VALUES = 100;
 

@@ -1,8 +1,8 @@
 import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { McpPromptRegistry } from '../discovery/mcp-prompt.registry.js';
-import { McpResourceRegistry } from '../discovery/mcp-resource.registry.js';
-import { McpToolRegistry } from '../discovery/mcp-tool.registry.js';
-import { McpEventBus } from './mcp-event-bus.js';
+import { McpPromptRegistry } from './mcp-prompt.registry.js';
+import { McpResourceRegistry } from './mcp-resource.registry.js';
+import { McpToolRegistry } from './mcp-tool.registry.js';
+import { McpEventBus } from '../events/mcp-event-bus.js';
 
 /**
  * Publishes each change of the tool, prompt and resource registries as a `list_changed` event. It

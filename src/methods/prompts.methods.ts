@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { McpPromptRegistry } from '../../discovery/mcp-prompt.registry.js';
-import { McpError } from '../../protocol/mcp.error.js';
-import type { McpRequestTrace } from '../../telemetry/mcp-request-trace.js';
-import type { McpExchange } from '../../protocol/mcp-exchange.js';
-import { McpMethod } from '../../protocol/mcp-methods.js';
-import type { ServerCapabilities } from '../../protocol/wire-types.js';
-import type { McpMethodGroup, MethodHandler } from '../method-handler.js';
-import { MrtrCallRunner } from '../mrtr-call.runner.js';
-import { toGetPromptResult } from '../prompt-result.normalizer.js';
-import { ListPager } from '../list-pager.js';
-import { ResultStamp } from '../result-stamp.js';
+import { McpPromptRegistry } from '../discovery/mcp-prompt.registry.js';
+import { McpError } from '../protocol/mcp.error.js';
+import type { McpRequestTrace } from '../telemetry/mcp-request-trace.js';
+import type { McpExchange } from '../protocol/mcp-exchange.js';
+import { McpMethod } from '../protocol/mcp-methods.js';
+import type { ServerCapabilities } from '../protocol/wire-types.js';
+import type { McpMethodGroup, MethodHandler } from '../calls/method-handler.js';
+import { MrtrCallRunner } from '../calls/mrtr-call.runner.js';
+import { toGetPromptResult } from '../calls/prompt-result.normalizer.js';
+import { ListPager } from '../calls/list-pager.js';
+import { ResultStamp } from '../calls/result-stamp.js';
 
 /** prompts/list and prompts/get. */
 @Injectable()

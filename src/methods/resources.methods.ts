@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { McpResourceRegistry } from '../../discovery/mcp-resource.registry.js';
-import { McpError } from '../../protocol/mcp.error.js';
-import { isJsonObject } from '../../protocol/is-json-object.js';
-import type { McpRequestTrace } from '../../telemetry/mcp-request-trace.js';
-import type { McpExchange } from '../../protocol/mcp-exchange.js';
-import { McpMethod } from '../../protocol/mcp-methods.js';
-import type { ReadResourceResult, ServerCapabilities } from '../../protocol/wire-types.js';
-import type { McpMethodGroup, MethodHandler } from '../method-handler.js';
-import { MrtrCallRunner } from '../mrtr-call.runner.js';
-import { toReadResourceResult } from '../resource-result.normalizer.js';
-import { ListPager } from '../list-pager.js';
-import { ResultStamp } from '../result-stamp.js';
+import { McpResourceRegistry } from '../discovery/mcp-resource.registry.js';
+import { McpError } from '../protocol/mcp.error.js';
+import { isJsonObject } from '../protocol/is-json-object.js';
+import type { McpRequestTrace } from '../telemetry/mcp-request-trace.js';
+import type { McpExchange } from '../protocol/mcp-exchange.js';
+import { McpMethod } from '../protocol/mcp-methods.js';
+import type { ReadResourceResult, ServerCapabilities } from '../protocol/wire-types.js';
+import type { McpMethodGroup, MethodHandler } from '../calls/method-handler.js';
+import { MrtrCallRunner } from '../calls/mrtr-call.runner.js';
+import { toReadResourceResult } from '../calls/resource-result.normalizer.js';
+import { ListPager } from '../calls/list-pager.js';
+import { ResultStamp } from '../calls/result-stamp.js';
 
 /** resources/list, resources/templates/list and resources/read. */
 @Injectable()

@@ -1,5 +1,5 @@
 import { createTaskResult, detailedTask, isTerminal, type McpTaskRecord } from './mcp-task.record.js';
-import { declaresTasks, TASKS_EXTENSION } from './task-support.js';
+import { declaresTasks, TASKS_EXTENSION } from '../protocol/task-support.js';
 
 const BASE: McpTaskRecord = {
   taskId: 't-1',
