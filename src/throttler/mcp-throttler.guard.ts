@@ -12,9 +12,11 @@ import { McpPrincipalSource } from '../core/mcp-principal.source.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { callerOf } from '../task-store/task-caller.js';
 import { McpRateLimitedException } from './mcp-rate-limited.exception.js';
-import { type ThrottleStep, ThrottleSteps, type ThrottleValues } from './throttle-steps.js';
 
-/** What the guard hands @nestjs/throttler as "the request" of an MCP call. */
+/**
+ * What the guard hands @nestjs/throttler as "the request" of an MCP call: the headers its
+ * `ignoreUserAgents` reads (none on stdio) and the exchange, for a `getTracker` of the application.
+ */
 type McpThrottledRequest = {
   readonly headers: Readonly<Record<string, unknown>>;
   readonly exchange: McpExchange;
@@ -30,17 +32,15 @@ type McpThrottledRequest = {
  * module's `skipIf`, `ignoreUserAgents`, `getTracker`, `generateKey` and storage. An exceeded limit
  * throws {@link McpRateLimitedException}.
  *
- * Unlike throttler's own `canActivate`, which reads every decorator through the `Reflector` and
- * awaits each value on every request, this one reads a handler's decorators once (its first call)
- * and awaits only what is really asynchronous: the storage, and resolvable limits or a tracker
- * that the application made asynchronous.
+ * It is `ThrottlerGuard` itself, adapted through the overrides throttler documents for other
+ * contexts (`shouldSkip`, `getRequestResponse`, `getTracker`, `generateKey`,
+ * `throwThrottlingException`); a subclass that overrides `shouldSkip` keeps other contexts out by
+ * returning `super.shouldSkip(context)` when it does not skip.
  *
  * @publicApi
  */
 @Injectable()
 export class McpThrottlerGuard extends ThrottlerGuard {
-  private steps?: ThrottleSteps;
-
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() storageService: ThrottlerStorage,
@@ -50,80 +50,9 @@ export class McpThrottlerGuard extends ThrottlerGuard {
     super(options, storageService, reflector);
   }
 
-  override async onModuleInit(): Promise<void> {
-    await super.onModuleInit();
-    // Our tracker answers synchronously; throttler's default wraps it in a promise. Keep whatever
-    // the application configured (options.getTracker) or a subclass overrode.
-    const configured = !Array.isArray(this.options) && this.options.getTracker !== undefined;
-    if (!configured && this.getTracker === McpThrottlerGuard.prototype.getTracker) {
-      this.commonOptions.getTracker = (req) => this.trackerOf(req as McpThrottledRequest);
-    }
-    this.steps = new ThrottleSteps(this.throttlers, this.commonOptions, this.reflector);
-  }
-
-  override canActivate(context: ExecutionContext): Promise<boolean> {
-    if (context.getType<string>() !== 'mcp') return Promise.resolve(true);
-    if (this.shouldSkip !== McpThrottlerGuard.prototype.shouldSkip) {
-      return this.shouldSkip(context).then((skip) => skip || this.count(context));
-    }
-    return this.count(context);
-  }
-
-  /** Counts the call against each throttler that applies, in throttler's order; throws past a limit. */
-  private count(context: ExecutionContext): Promise<boolean> {
-    const steps = (this.steps ??= new ThrottleSteps(this.throttlers, this.commonOptions, this.reflector));
-    return this.countFrom(context, steps.of(context), 0, undefined);
-  }
-
-  private countFrom(
-    context: ExecutionContext,
-    steps: readonly ThrottleStep[],
-    from: number,
-    req: McpThrottledRequest | undefined,
-  ): Promise<boolean> {
-    for (let i = from; i < steps.length; i++) {
-      const step = steps[i]!;
-      if (step.skipIf?.(context)) continue;
-      req ??= this.getRequestResponse(context).req as McpThrottledRequest;
-      if (step.ignores(req.headers['user-agent'])) continue;
-      const hit = this.hit(context, step, req);
-      if (i + 1 === steps.length) return hit;
-      const request = req;
-      return hit.then(() => this.countFrom(context, steps, i + 1, request));
-    }
-    return Promise.resolve(true);
-  }
-
-  /** Counts the call against one throttler: resolves to true, or rejects past the limit. */
-  private hit(context: ExecutionContext, step: ThrottleStep, req: McpThrottledRequest): Promise<boolean> {
-    const values = step.values(context);
-    if (values instanceof Promise) return values.then((resolved) => this.track(context, step, resolved, req));
-    return this.track(context, step, values, req);
-  }
-
-  private track(
-    context: ExecutionContext,
-    step: ThrottleStep,
-    values: ThrottleValues,
-    req: McpThrottledRequest,
-  ): Promise<boolean> {
-    const tracker = step.getTracker(req, context);
-    if (typeof tracker !== 'string') return tracker.then((resolved) => this.increment(context, step, values, resolved));
-    return this.increment(context, step, values, tracker);
-  }
-
-  private increment(
-    context: ExecutionContext,
-    step: ThrottleStep,
-    values: ThrottleValues,
-    tracker: string,
-  ): Promise<boolean> {
-    const { limit, ttl, blockDuration } = values;
-    const key = step.generateKey(context, tracker, step.name);
-    return this.storageService.increment(key, ttl, limit, blockDuration, step.name).then((record) => {
-      if (!record.isBlocked) return true;
-      return this.throwThrottlingException(context, { ...record, limit, ttl, key, tracker }).then(() => false);
-    });
+  /** Only MCP handlers are counted here; the application's own routes are its own guard's business. */
+  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
+    return context.getType<string>() !== 'mcp';
   }
 
   protected override getRequestResponse(context: ExecutionContext): {
@@ -133,17 +62,14 @@ export class McpThrottlerGuard extends ThrottlerGuard {
     const exchange = context.getArgByIndex<McpExchange>(1);
     const transport = exchange.transport;
     const req: McpThrottledRequest = { headers: transport.kind === 'http' ? transport.request.headers : {}, exchange };
-    // No response object: an MCP success carries no rate-limit headers, so setting them is a no-op.
+    // A response without header()/setHeader(), so throttler sets no X-RateLimit-* headers: an MCP
+    // success carries none, and a refusal gets its Retry-After from McpRateLimitedException.
     return { req, res: {} };
   }
 
-  protected override getTracker(req: Record<string, unknown>): Promise<string> {
-    return Promise.resolve(this.trackerOf(req as unknown as McpThrottledRequest));
-  }
-
   /** The principal, else the client address (`stdio` on stdio): the caller task quotas count too. */
-  private trackerOf(req: McpThrottledRequest): string {
-    const exchange = req.exchange;
+  protected override async getTracker(req: Record<string, unknown>): Promise<string> {
+    const { exchange } = req as McpThrottledRequest;
     return callerOf(exchange, this.principals?.resolve(exchange) ?? null);
   }
 
