@@ -2,10 +2,12 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
+  IsBoolean,
   IsEmail,
   IsEnum,
   IsIn,
   IsInt,
+  IsNumber,
   IsOptional,
   IsString,
   Max,
@@ -185,6 +187,27 @@ describe('validateDto', () => {
     }
     expect(validateDto(Even, { n: 2 }).ok).toBe(true);
     expect(validateDto(Even, { n: 3 })).toEqual({ ok: false, violations: ['n: n must be even'] });
+  });
+
+  it("reports class-validator's own lines for a flat DTO of type checks, and keeps only its decorated keys", () => {
+    class Flat {
+      @IsNumber() a!: number;
+      @IsInt() count!: number;
+      @IsOptional() @IsBoolean() loud?: boolean;
+      @IsOptional() @IsString() tag = 'none';
+      unit = 'metric';
+    }
+    expect(validateDto(Flat, { a: '1', count: 1.5, loud: 'yes' })).toEqual({
+      ok: false,
+      violations: [
+        'a: a must be a number conforming to the specified constraints',
+        'count: count must be an integer number',
+        'loud: loud must be a boolean value',
+      ],
+    });
+    const result = validateDto(Flat, { a: 2, count: 3, extra: true });
+    expect(result).toEqual({ ok: true, value: expect.any(Flat) });
+    expect({ ...(result as { value: object }).value }).toEqual({ a: 2, count: 3, tag: 'none' });
   });
 
   describe('compileDtoValidator', () => {

@@ -1,8 +1,7 @@
 import { plainToInstance, type ClassTransformOptions } from 'class-transformer';
-import { getMetadataStorage, validateSync, type ValidationError, type ValidatorOptions } from 'class-validator';
+import { validateSync, type ValidationError, type ValidatorOptions } from 'class-validator';
 import { DtoDefinitionError } from './dto-definition.error.js';
 import { dtoModel } from './dto-metadata.js';
-import { compileFlatDtoCheck } from './flat-dto.check.js';
 
 /**
  * The outcome of validating raw arguments against a DTO: the DTO instance, or one readable line
@@ -16,7 +15,6 @@ export type DtoValidationResult = { ok: true; value: object } | { ok: false; vio
  */
 export type DtoValidatorFn = (raw: unknown) => DtoValidationResult;
 
-// Frozen and shared: nothing is allocated per call beyond what the libraries themselves need.
 const TRANSFORM_OPTIONS: ClassTransformOptions = Object.freeze({ enableImplicitConversion: false });
 const VALIDATOR_OPTIONS: ValidatorOptions = Object.freeze({
   whitelist: true,
@@ -41,11 +39,6 @@ const validators = new WeakMap<Function, DtoValidatorFn>();
  * Absent properties are held to the `required` list of `dtoToJsonSchema`, which is a little
  * stricter than class-validator alone: a nested DTO without `@IsOptional()`, or a property with
  * only `@McpProperty()`, must be present (`host: host is required`).
- *
- * A flat DTO (only `@IsOptional()`, `@ValidateIf()`, `@IsNumber()`, `@IsInt()`, `@IsString()`,
- * `@IsBoolean()`, see `compileFlatDtoCheck`) gets a check compiled at startup that builds the same
- * instance and reports the same lines without running class-transformer and class-validator per
- * call; any other DTO is validated by the two libraries as described.
  *
  * Asynchronous validators are not supported: `validateSync` silently skips them, which would let
  * invalid input through, so a DTO (or nested DTO) that has one is refused here instead.
@@ -78,19 +71,6 @@ function buildValidator(dto: Function): DtoValidatorFn {
   // validate simply accepts (and, like whitelist would, drops) whatever was sent.
   if (dtoModel(dto).properties.length === 0) {
     return (raw) => checkShape(raw) ?? { ok: true, value: new cls() };
-  }
-  // Exactly the rules validateSync() applies without groups (see dtoModel).
-  const rules = getMetadataStorage().getTargetValidationMetadatas(dto, undefined as unknown as string, false, false);
-  const flat = compileFlatDtoCheck(dto, rules);
-  if (flat) {
-    return (raw) => {
-      const notAnObject = checkShape(raw);
-      if (notAnObject) return notAnObject;
-      const instance = flat.instantiate(raw ?? {});
-      const found = flat.violations(instance);
-      addMissing(instance, dto, '', found);
-      return found.length === 0 ? { ok: true, value: instance } : { ok: false, violations: found };
-    };
   }
   return (raw) => {
     const notAnObject = checkShape(raw);
@@ -140,40 +120,21 @@ function assertSyncAndComplete(root: Function): void {
 }
 
 /**
- * What a required property needs that class-validator does not check: it skips `@ValidateNested()`
- * on an absent value, and `@McpProperty()` alone checks nothing. Per class: the properties the
- * schema lists as `required`, and the nested DTO properties to descend into.
+ * Adds "x is required" for each required property absent from `value`, unless already reported:
+ * class-validator skips `@ValidateNested()` on an absent value, and `@McpProperty()` alone checks
+ * nothing. Required means what the schema lists as `required` (see dtoModel); nested DTO
+ * instances are visited the same way.
  */
-interface PresencePlan {
-  readonly required: readonly string[];
-  readonly nested: readonly { readonly name: string; readonly type: Function }[];
-}
-
-const presencePlans = new WeakMap<Function, PresencePlan>();
-
-function presencePlan(dto: Function): PresencePlan {
-  let plan = presencePlans.get(dto);
-  if (!plan) {
-    const properties = dtoModel(dto).properties;
-    plan = {
-      required: properties.filter((p) => !p.optional).map((p) => p.name),
-      nested: properties.flatMap((p) => (p.nestedType ? [{ name: p.name, type: p.nestedType }] : [])),
-    };
-    presencePlans.set(dto, plan);
-  }
-  return plan;
-}
-
-/** Adds "x is required" for each required property absent from `value`, unless already reported. */
 function addMissing(value: object, dto: Function, path: string, out: string[]): void {
-  const plan = presencePlan(dto);
   const record = value as Record<string, unknown>;
-  for (const name of plan.required) {
-    if (record[name] !== undefined) continue;
+  const properties = dtoModel(dto).properties;
+  for (const { name, optional } of properties) {
+    if (optional || record[name] !== undefined) continue;
     const at = childPath(path, name);
     if (!out.some((line) => line.startsWith(`${at}: `))) out.push(`${at}: ${name} is required`);
   }
-  for (const { name, type } of plan.nested) {
+  for (const { name, nestedType: type } of properties) {
+    if (type === undefined) continue;
     const nested = record[name];
     const at = childPath(path, name);
     if (Array.isArray(nested)) {
