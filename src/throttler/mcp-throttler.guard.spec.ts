@@ -107,3 +107,56 @@ describe('McpThrottlerGuard', () => {
     expect([...storage.storage.keys()]).toEqual(['mcp:default:tools/call:ping:address:10.0.0.1']);
   });
 });
+
+class Decorated {
+  @Throttle({ default: { limit: 1, ttl: 1000, blockDuration: 30_000, getTracker: () => 'everyone' } })
+  shared(): string {
+    return 'shared';
+  }
+}
+
+function decoratedContext(ex: McpExchange): ExecutionContext {
+  const context = new ExecutionContextHost([{}, ex], Decorated, Decorated.prototype.shared);
+  context.setType('mcp');
+  return context;
+}
+
+describe("McpThrottlerGuard through throttler's own canActivate", () => {
+  it("takes a handler's getTracker and blockDuration from @Throttle(), and Retry-After from the block", async () => {
+    const { guard, storage } = await guardWith([{ limit: 5, ttl: 60_000 }]);
+    const fromAddress = (address: string) => {
+      const ex = exchange('shared');
+      (ex.transport as { request: { socket: { remoteAddress: string } } }).request.socket.remoteAddress = address;
+      return ex;
+    };
+    await expect(guard.canActivate(decoratedContext(fromAddress('10.0.0.1')))).resolves.toBe(true);
+    // Another address, the same tracker: the handler's getTracker counts every caller together.
+    const refused = await guard.canActivate(decoratedContext(fromAddress('10.0.0.2'))).catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      code: MCP_RATE_LIMITED,
+      httpStatus: 429,
+      data: { retryAfterMs: 30_000 },
+      httpHeaders: { 'retry-after': '30' },
+    });
+    expect([...storage.storage.keys()]).toEqual(['mcp:default:tools/call:shared:everyone']);
+  });
+
+  it('accepts a limit given as a numeric string (as from ConfigService)', async () => {
+    const { guard } = await guardWith([{ limit: '2' as unknown as number, ttl: 60_000 }]);
+    expect(await passes(guard, () => contextOf('ping', exchange('ping')))).toBe(2);
+  });
+
+  it("keeps other contexts out for a subclass whose shouldSkip defers to the guard's", async () => {
+    class SkippingGuard extends McpThrottlerGuard {
+      protected override shouldSkip(context: ExecutionContext): Promise<boolean> {
+        const { params } = context.getArgByIndex<McpExchange>(1);
+        return params['name'] === 'ping' ? Promise.resolve(true) : super.shouldSkip(context);
+      }
+    }
+    const guard = new SkippingGuard([{ limit: 1, ttl: 60_000 }], new ThrottlerStorageService(), new Reflector());
+    await guard.onModuleInit();
+    expect(await passes(guard, () => contextOf('ping', exchange('ping')))).toBe(10);
+    expect(await passes(guard, () => contextOf('ping', exchange('other'), 'http'))).toBe(10);
+    expect(await passes(guard, () => contextOf('ping', exchange('other')))).toBe(1);
+  });
+});
