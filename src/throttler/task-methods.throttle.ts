@@ -82,7 +82,8 @@ class TaskMethodContext implements ExecutionContext {
  * Rate limits tasks/get, tasks/update and tasks/cancel with the same throttlers, storage, tracker
  * and error as {@link McpThrottlerGuard} applies to tools/call: counted per caller, per method and
  * per task (as tools/call counts per tool), so a client polling several tasks at the suggested
- * interval is not throttled for having more than one; only tasks the caller owns are counted, -32050 with HTTP 429 and `Retry-After` past it.
+ * interval is not throttled for having more than one. Only tasks the caller owns are counted;
+ * past the limit: -32050 with HTTP 429 and `Retry-After`.
  */
 @Injectable()
 export class TaskMethodsThrottle extends TaskMethodsLimiter implements OnModuleInit {
