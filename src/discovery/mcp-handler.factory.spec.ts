@@ -1,19 +1,26 @@
 import { jest } from '@jest/globals';
 import {
+  type CallHandler,
   type CanActivate,
+  createParamDecorator,
+  type ExecutionContext,
   ForbiddenException,
   Injectable,
   type INestApplication,
+  Logger,
+  type NestInterceptor,
   type Provider,
   type Type,
   UseGuards,
 } from '@nestjs/common';
 import { APP_GUARD, ExternalContextCreator } from '@nestjs/core';
-import { ExternalExceptionFilter } from '@nestjs/core/exceptions/external-exception-filter.js';
 import { Test } from '@nestjs/testing';
-import { of } from 'rxjs';
+import { catchError, map, type Observable, of } from 'rxjs';
 import { InputRequiredException } from '../mrtr/exceptions/input-required.exception.js';
+import { type McpCallScope, mcpCallScope } from '../mrtr/mcp-call.scope.js';
+import type { ReplaySession } from '../mrtr/replay-session.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
+import type { InputRequiredResult } from '../protocol/wire-types.js';
 import { McpHandlerFactory } from './mcp-handler.factory.js';
 
 class Deny implements CanActivate {
@@ -21,6 +28,27 @@ class Deny implements CanActivate {
     return false;
   }
 }
+
+/** What a global catch-all interceptor saw: the values and the errors. */
+class SeenByInterceptor implements NestInterceptor {
+  readonly values: unknown[] = [];
+  readonly errors: unknown[] = [];
+  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return next.handle().pipe(
+      map((value) => {
+        this.values.push(value);
+        return value;
+      }),
+      catchError((error: unknown) => {
+        this.errors.push(error);
+        return of('swallowed');
+      }),
+    );
+  }
+}
+
+/** A custom parameter decorator of the kind applications write with Nest's public helper. */
+const ContextType = createParamDecorator((_data: unknown, context: ExecutionContext) => context.getType<string>());
 
 @Injectable()
 class Plain {
@@ -35,6 +63,9 @@ class Plain {
   }
   asks(): never {
     throw new InputRequiredException({}, []);
+  }
+  contextType(@ContextType() type: string): string {
+    return type;
   }
 }
 
@@ -61,12 +92,29 @@ class Guarded {
 
 const exchange = {} as McpExchange;
 
-async function appWith(provider: Type<unknown>, extra: Provider[] = [], globalGuard?: CanActivate) {
+async function appWith(
+  provider: Type<unknown>,
+  extra: Provider[] = [],
+  globals: { guard?: CanActivate; interceptor?: NestInterceptor } = {},
+) {
   const moduleRef = await Test.createTestingModule({ providers: [McpHandlerFactory, provider, ...extra] }).compile();
   const app: INestApplication = moduleRef.createNestApplication({ logger: false });
-  if (globalGuard) app.useGlobalGuards(globalGuard);
+  if (globals.guard) app.useGlobalGuards(globals.guard);
+  if (globals.interceptor) app.useGlobalInterceptors(globals.interceptor);
   await app.init();
   return app;
+}
+
+/** The errors Nest's external exception handler (logger context `ExceptionsHandler`) logged. */
+function exceptionsHandlerLog(): () => number {
+  const error = jest.spyOn(Logger.prototype, 'error');
+  return () =>
+    error.mock.contexts.filter((logger) => (logger as { context?: string }).context === 'ExceptionsHandler').length;
+}
+
+/** A call scope whose `seal` answers one fixed round, as the replay engine's does. */
+function scopeSealing(round: InputRequiredResult): McpCallScope {
+  return { exchange, session: {} as ReplaySession, seal: () => round };
 }
 
 describe('McpHandlerFactory', () => {
@@ -78,13 +126,13 @@ describe('McpHandlerFactory', () => {
   });
 
   describe('with nothing bound (no guard, interceptor, filter or parameter decorator anywhere)', () => {
-    it("calls the method without Nest's pipeline, with its arguments and result", async () => {
+    it("runs the method through Nest's pipeline, built once when the handler is created", async () => {
       app = await appWith(Plain);
       const create = jest.spyOn(app.get(ExternalContextCreator), 'create');
       const handler = app.get(McpHandlerFactory).create(app.get(Plain), 'value');
-      // A synchronous method's value comes back as it is, without a promise around it.
-      expect(handler.invoke({ n: 1 }, exchange)).toBe(2);
-      expect(create).not.toHaveBeenCalled();
+      await expect(handler.invoke({ n: 1 }, exchange)).resolves.toBe(2);
+      await expect(handler.invoke({ n: 2 }, exchange)).resolves.toBe(3);
+      expect(create).toHaveBeenCalledTimes(1);
     });
 
     it('awaits a method that returns a promise, failures included', async () => {
@@ -104,16 +152,29 @@ describe('McpHandlerFactory', () => {
 
     it("hands an error on after Nest's external exception handler saw it (logged as before), the signal untouched", async () => {
       app = await appWith(Plain);
-      const logged = jest.spyOn(
-        (ExternalExceptionFilter as unknown as { logger: { error(e: unknown): void } }).logger,
-        'error',
-      );
+      const logged = exceptionsHandlerLog();
       const factory = app.get(McpHandlerFactory);
-      // Thrown synchronously by a synchronous method, as the call runner expects of any handler.
-      expect(() => factory.create(app!.get(Plain), 'fails').invoke({}, exchange)).toThrow('boom');
-      expect(logged).toHaveBeenCalledTimes(1);
-      expect(() => factory.create(app!.get(Plain), 'asks').invoke({}, exchange)).toThrow(InputRequiredException);
-      expect(logged).toHaveBeenCalledTimes(1);
+      await expect(factory.create(app.get(Plain), 'fails').invoke({}, exchange)).rejects.toThrow('boom');
+      expect(logged()).toBe(1);
+      await expect(factory.create(app.get(Plain), 'asks').invoke({}, exchange)).rejects.toBeInstanceOf(
+        InputRequiredException,
+      );
+      expect(logged()).toBe(1);
+    });
+
+    it("turns the signal into the call's sealed round (our interceptor is attached whatever is bound)", async () => {
+      app = await appWith(Plain);
+      const round: InputRequiredResult = { resultType: 'input_required', inputRequests: {}, requestState: 'sealed' };
+      const handler = app.get(McpHandlerFactory).create(app.get(Plain), 'asks');
+      await expect(mcpCallScope.run(scopeSealing(round), () => handler.invoke({}, exchange))).resolves.toBe(round);
+    });
+
+    it("leaves the method's own metadata as it was", async () => {
+      app = await appWith(Guarded);
+      const method = Guarded.prototype.value;
+      const before = Reflect.getMetadataKeys(method).map((key) => [key, Reflect.getMetadata(key, method)]);
+      app.get(McpHandlerFactory).create(app.get(Guarded), 'value');
+      expect(Reflect.getMetadataKeys(method).map((key) => [key, Reflect.getMetadata(key, method)])).toEqual(before);
     });
   });
 
@@ -125,7 +186,7 @@ describe('McpHandlerFactory', () => {
     });
 
     it('a global guard (useGlobalGuards) and an APP_GUARD provider', async () => {
-      app = await appWith(Plain, [], new Deny());
+      app = await appWith(Plain, [], { guard: new Deny() });
       await expect(
         app.get(McpHandlerFactory).create(app.get(Plain), 'value').invoke({ n: 1 }, exchange),
       ).rejects.toBeInstanceOf(ForbiddenException);
@@ -134,6 +195,26 @@ describe('McpHandlerFactory', () => {
       await expect(
         app.get(McpHandlerFactory).create(app.get(Plain), 'value').invoke({ n: 1 }, exchange),
       ).rejects.toBeInstanceOf(ForbiddenException);
+    });
+
+    it('a global interceptor, which sees the sealed round as a value and never the signal', async () => {
+      const seen = new SeenByInterceptor();
+      app = await appWith(Plain, [], { interceptor: seen });
+      const round: InputRequiredResult = { resultType: 'input_required', inputRequests: {}, requestState: 'sealed' };
+      const handler = app.get(McpHandlerFactory).create(app.get(Plain), 'asks');
+      await expect(mcpCallScope.run(scopeSealing(round), () => handler.invoke({}, exchange))).resolves.toBe(round);
+      await expect(app.get(McpHandlerFactory).create(app.get(Plain), 'fails').invoke({}, exchange)).resolves.toBe(
+        'swallowed',
+      );
+      expect(seen.values).toEqual([round]);
+      expect(seen.errors).toHaveLength(1);
+      expect(seen.errors[0]).toHaveProperty('message', 'boom');
+    });
+
+    it("a parameter decorator made with createParamDecorator, which gets the 'mcp' execution context", async () => {
+      app = await appWith(Plain);
+      const handler = app.get(McpHandlerFactory).create(app.get(Plain), 'contextType');
+      await expect(handler.invoke({}, exchange)).resolves.toBe('mcp');
     });
   });
 });
