@@ -11,10 +11,10 @@
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 
-import { ExactlyOnceCompletion } from '../src/dispatch/exactly-once.completion.js';
+import { ExactlyOnceCompletion } from '../src/calls/exactly-once.completion.js';
 import { resolveMcpOptions } from '../src/mcp.options.js';
 import { InMemoryFlowStore } from '../src/mrtr/in-memory-flow.store.js';
-import { SystemClock } from '../src/mrtr/mcp-clock.js';
+import { SystemClock } from '../src/core/mcp-clock.js';
 import type { ReplaySession } from '../src/mrtr/replay-session.js';
 
 const RESULT = { resultType: 'complete', content: [{ type: 'text', text: '5' }] };
@@ -34,7 +34,7 @@ async function timeAsync(ms: number, op: (i: number) => unknown): Promise<number
 
 export async function runExactlyOnceMicro(ms: number): Promise<Record<string, number>> {
   const options = resolveMcpOptions({ name: 'bench', version: '1.0.0', mrtr: { exactlyOnce: true } });
-  const gate = new ExactlyOnceCompletion(new InMemoryFlowStore(new SystemClock()), options);
+  const gate = new ExactlyOnceCompletion(new InMemoryFlowStore(new SystemClock()), options.mrtr);
   const now = Date.now();
   const flowIds = Array.from({ length: 200_000 }, () => randomBytes(16).toString('base64url'));
   const session = (flowId: string) => ({ isRetry: true, flowId, startedAt: now }) as unknown as ReplaySession;

@@ -69,6 +69,25 @@ import { LegacyRefusal } from './legacy/legacy-refusal.js';
 import { LegacySessionCodec } from './legacy/legacy-session.codec.js';
 import { LegacySessions } from './legacy/legacy-sessions.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
+import { McpStdioTransport } from './transport/stdio/mcp-stdio.transport.js';
+import { MCP_SERVER_OPTIONS } from './core/mcp-server.options.js';
+import { MCP_LIMITS } from './core/mcp-limits.options.js';
+import { MCP_MRTR_OPTIONS } from './mrtr/mcp-mrtr.options.js';
+import { MCP_TASKS_OPTIONS } from './task-store/mcp-tasks.options.js';
+import { MCP_LEGACY_OPTIONS } from './legacy/mcp-legacy.options.js';
+import { MCP_HTTP_OPTIONS } from './transport/http/mcp-http.options.js';
+
+/** The options resolved once, then one provider per section: each provider injects the section it reads. */
+const optionSections: Provider[] = [
+  { provide: MCP_OPTIONS, useFactory: (raw: McpModuleOptions) => resolveMcpOptions(raw), inject: [MCP_MODULE_OPTIONS] },
+  // The server and HTTP sections are the top level of the options: the resolved object itself.
+  { provide: MCP_SERVER_OPTIONS, useExisting: MCP_OPTIONS },
+  { provide: MCP_HTTP_OPTIONS, useExisting: MCP_OPTIONS },
+  { provide: MCP_MRTR_OPTIONS, useFactory: (o: ResolvedMcpOptions) => o.mrtr, inject: [MCP_OPTIONS] },
+  { provide: MCP_TASKS_OPTIONS, useFactory: (o: ResolvedMcpOptions) => o.tasks, inject: [MCP_OPTIONS] },
+  { provide: MCP_LEGACY_OPTIONS, useFactory: (o: ResolvedMcpOptions) => o.legacy, inject: [MCP_OPTIONS] },
+  { provide: MCP_LIMITS, useFactory: (o: ResolvedMcpOptions) => o.limits, inject: [MCP_OPTIONS] },
+];
 
 /**
  * A seam's provider: the application's own instance or class (`own` reads it from the options) wins
@@ -92,7 +111,7 @@ function layered<T>(
 }
 
 const seams: Provider[] = [
-  { provide: MCP_OPTIONS, useFactory: (raw: McpModuleOptions) => resolveMcpOptions(raw), inject: [MCP_MODULE_OPTIONS] },
+  ...optionSections,
   { provide: McpClock, useClass: SystemClock },
   {
     provide: AesGcmTokenSealer,
@@ -208,9 +227,11 @@ const methodGroups: Provider[] = [
     LegacyDispatcher,
     LegacyRefusal,
     LegacyHttpEndpoint,
+    McpStdioTransport,
   ],
   exports: [
     MCP_OPTIONS,
+    MCP_LEGACY_OPTIONS,
     ElicitationContext,
     McpProgressReporter,
     McpClientLogger,
@@ -231,6 +252,7 @@ const methodGroups: Provider[] = [
     McpAuditSink,
     McpEventBus,
     McpSessionBackplane,
+    McpStdioTransport,
   ],
 })
 export class McpModule extends McpConfigurableModule {}

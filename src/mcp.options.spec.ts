@@ -53,4 +53,32 @@ describe('resolveMcpOptions: tasks', () => {
       /`tasks.ttlMs` must be a positive integer[\s\S]*`tasks.pollIntervalMs`[\s\S]*`tasks.maxTasks`/,
     );
   });
+
+  it('resolves the mrtr section once: every default applied, the character bounds under their new names', () => {
+    const { mrtr } = resolveMcpOptions({ name: 'x', version: '1' });
+    expect(mrtr).toEqual({
+      secrets: undefined,
+      ttlMs: 300_000,
+      maxFlowMs: 3_600_000,
+      maxTokenChars: 65_536,
+      whenChanged: 'fail',
+      maxReasks: 3,
+      maxAnswerChars: 16_384,
+      exactlyOnce: false,
+    });
+  });
+
+  it('still takes the deprecated maxTokenBytes and maxAnswerBytes, and the new names win over them', () => {
+    const old = resolveMcpOptions({ name: 'x', version: '1', mrtr: { maxTokenBytes: 9000, maxAnswerBytes: 900 } });
+    expect([old.mrtr.maxTokenChars, old.mrtr.maxAnswerChars]).toEqual([9000, 900]);
+    const both = resolveMcpOptions({
+      name: 'x',
+      version: '1',
+      mrtr: { maxTokenBytes: 9000, maxTokenChars: 8000, maxAnswerBytes: 900, maxAnswerChars: 800 },
+    });
+    expect([both.mrtr.maxTokenChars, both.mrtr.maxAnswerChars]).toEqual([8000, 800]);
+    expect(() => resolveMcpOptions({ name: 'x', version: '1', mrtr: { maxTokenChars: 0 } })).toThrow(
+      /`mrtr.maxTokenChars` must be a positive integer/,
+    );
+  });
 });

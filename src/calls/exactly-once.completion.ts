@@ -1,12 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { McpFlowStore } from '../mrtr/mcp-flow.store.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import type { MaybePromise } from '../protocol/maybe-promise.js';
-
-/** A flow's lifetime when `mrtr.maxFlowMs` is not set (the codec's default). */
-const DEFAULT_MAX_FLOW_MS = 3_600_000;
+import { MCP_MRTR_OPTIONS, type ResolvedMcpMrtrOptions } from '../mrtr/mcp-mrtr.options.js';
 
 /**
  * Runs a round of a flow at most once to completion: a round that continues a flow (it carried a
@@ -21,10 +17,10 @@ export class ExactlyOnceCompletion {
 
   constructor(
     private readonly store: McpFlowStore,
-    @Inject(MCP_OPTIONS) options: ResolvedMcpOptions,
+    @Inject(MCP_MRTR_OPTIONS) mrtr: ResolvedMcpMrtrOptions,
   ) {
-    this.maxFlowMs = options.mrtr.maxFlowMs ?? DEFAULT_MAX_FLOW_MS;
-    this.byDefault = options.mrtr.exactlyOnce ?? false;
+    this.maxFlowMs = mrtr.maxFlowMs;
+    this.byDefault = mrtr.exactlyOnce;
   }
 
   /**

@@ -2,12 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { McpHandler } from '../discovery/mcp-handler.js';
 import type { McpRegistry, Registered } from '../discovery/mcp-registry.js';
 import { paginate } from '../discovery/paginate.js';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../mcp.options.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { AllowAllAccessPolicy } from './allow-all.access-policy.js';
 import { McpAccessPolicy, type McpAccessTarget } from './mcp-access-policy.js';
 import { ResultStamp } from './result-stamp.js';
+import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 
 /** A registered tool, prompt, resource or template, as lists and access checks see it. */
 export interface Listed extends Registered {
@@ -24,7 +23,7 @@ export class ListPager {
   constructor(
     private readonly access: McpAccessPolicy,
     private readonly stamp: ResultStamp,
-    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions,
   ) {}
 
   /** `key` is the result field (`tools`, `prompts`, `resources`, `resourceTemplates`). */

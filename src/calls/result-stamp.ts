@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { META_SERVER_INFO } from '../protocol/meta-keys.js';
 import type { Implementation } from '../protocol/wire-types.js';
+import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 
 type Result = Record<string, unknown>;
 /** Any result shape (CallToolResult, GetPromptResult, ...): stamping copies it into a plain record. */
@@ -18,7 +17,7 @@ export class ResultStamp {
   readonly serverInfo: Readonly<Implementation>;
   private readonly meta: Readonly<Record<string, unknown>>;
 
-  constructor(@Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions) {
+  constructor(@Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions) {
     this.serverInfo = Object.freeze({
       name: options.name,
       version: options.version,

@@ -1,8 +1,6 @@
 /**
  * The time source of the requestState TTL checks. A token: replace it (e.g. with a fixed clock in
  * tests, or a monotonic-corrected one) without touching the codec.
- *
- * @publicApi
  */
 export abstract class McpClock {
   /** Milliseconds since the Unix epoch. */

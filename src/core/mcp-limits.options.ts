@@ -58,3 +58,6 @@ export function resolveLimits(raw: McpLimitsOptions | undefined, problems: strin
   }
   return limits;
 }
+
+/** Injection token of the {@link ResolvedMcpLimits}. */
+export const MCP_LIMITS = Symbol.for('mocapi:options:limits');

@@ -13,11 +13,10 @@ import { DiscoverMethods } from '../methods/discover.methods.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
 import { jsonBoundsProblem } from '../protocol/json-bounds.js';
 import { isPromiseLike, type MaybePromise } from '../protocol/maybe-promise.js';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { type McpRefusal, McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { type McpRequestTrace, outcomeOfResponse, startTrace } from '../telemetry/mcp-request-trace.js';
 import { logText } from '../telemetry/log-text.js';
+import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 
 /** A response and the HTTP status (and extra headers) it travels with (stdio ignores both). */
 export interface DispatchOutcome {
@@ -44,7 +43,7 @@ export class McpDispatcher {
   constructor(
     discover: DiscoverMethods,
     @Inject(MCP_METHOD_GROUPS) groups: McpMethodGroup[],
-    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions,
     private readonly telemetry: McpTelemetry,
   ) {
     for (const group of [discover, ...groups]) {

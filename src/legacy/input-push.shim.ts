@@ -1,8 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { McpDispatcher } from '../dispatch/mcp.dispatcher.js';
 import type { McpInbound } from '../calls/mcp-inbound.js';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import type { InputRequest } from '../protocol/wire-types.js';
@@ -13,6 +11,8 @@ import { limitExceeded } from './session-limit.error.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpCallAbortedError } from '../protocol/mcp-call-aborted.error.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
+import { MCP_LEGACY_OPTIONS, type ResolvedMcpLegacyOptions } from './mcp-legacy.options.js';
+import { MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 
 /** Revisions before this one know no elicitation `mode` (form was the only kind). */
 const FIRST_VERSION_WITH_ELICITATION_MODES = '2025-11-25';
@@ -28,7 +28,8 @@ const FIRST_VERSION_WITH_ELICITATION_MODES = '2025-11-25';
 export class InputPushShim {
   constructor(
     private readonly dispatcher: McpDispatcher,
-    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_LEGACY_OPTIONS) private readonly legacy: ResolvedMcpLegacyOptions,
+    @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
     private readonly telemetry: McpTelemetry,
   ) {}
 
@@ -40,7 +41,7 @@ export class InputPushShim {
     session: LegacySession,
     channel: LegacyChannel,
   ): Promise<Record<string, unknown>> {
-    const { maxInputRounds } = this.options.legacy;
+    const { maxInputRounds } = this.legacy;
     let exchange = exchangeFor(params);
     for (let round = 1; ; round++) {
       const result = await this.dispatcher.call(exchange, inbound);
@@ -73,7 +74,7 @@ export class InputPushShim {
     signal: AbortSignal,
   ): Promise<Record<string, Record<string, unknown>>> {
     // The round is refused as a whole before anything goes out: no question is left waiting alone.
-    const { maxPendingRequestsPerSession: max } = this.options.limits;
+    const { maxPendingRequestsPerSession: max } = this.limits;
     const count = Object.keys(requests).length;
     if (session.state.pending.size + count > max) {
       throw limitExceeded(
@@ -102,7 +103,7 @@ export class InputPushShim {
   ): Promise<Record<string, unknown>> {
     const id = nextPushId();
     const { pending } = session.state;
-    const timeoutMs = this.options.legacy.inputRoundTimeoutMs;
+    const timeoutMs = this.legacy.inputRoundTimeoutMs;
     return new Promise<Record<string, unknown>>((resolve, reject) => {
       const settle = () => {
         clearTimeout(timer);

@@ -1,11 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { LEGACY_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
 import { logText } from '../telemetry/log-text.js';
+import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 
 /** Client names already warned about; bounded so a stream of made-up names cannot grow it. */
 const MAX_WARNED_CLIENTS = 1000;
@@ -20,7 +19,7 @@ export class LegacyRefusal {
   private readonly logger = new Logger('McpEras');
   private readonly warned = new Set<string>();
 
-  constructor(@Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions) {}
+  constructor(@Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions) {}
 
   /** The error for a 2025-era request (initialize or claim-less) on a modern-only endpoint. */
   legacyRequest(method: string, params: unknown): McpError {

@@ -22,7 +22,7 @@ function setUp(secrets = [SECRET], clock = new FixedClock()) {
   const sealer = new AesGcmTokenSealer(secrets, quiet);
   return {
     clock,
-    sessions: new LegacySessionCodec(sealer, clock, options),
+    sessions: new LegacySessionCodec(sealer, clock, options.legacy),
     states: new AesGcmRequestStateCodec(options.mrtr, clock, quiet, sealer),
   };
 }

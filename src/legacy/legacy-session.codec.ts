@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { AesGcmTokenSealer } from '../core/aes-gcm-token.sealer.js';
 import { McpClock } from '../core/mcp-clock.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
 import { LEGACY_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
 import type { ClientCapabilities, Implementation } from '../protocol/wire-types.js';
 import type { LegacySessionClaims } from './legacy-session.js';
+import { MCP_LEGACY_OPTIONS, type ResolvedMcpLegacyOptions } from './mcp-legacy.options.js';
 
 /** Separates session ids from requestStates in the AAD: neither is ever accepted as the other. */
 const SESSION_PURPOSE = 'legacy-session';
@@ -37,7 +36,7 @@ export class LegacySessionCodec {
   constructor(
     private readonly sealer: AesGcmTokenSealer,
     private readonly clock: McpClock,
-    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_LEGACY_OPTIONS) private readonly legacy: ResolvedMcpLegacyOptions,
   ) {}
 
   /** Opens a new session: a fresh random id, stamped now. */
@@ -61,7 +60,7 @@ export class LegacySessionCodec {
   /** The claims of a genuine, unexpired session id; undefined for anything else (the client re-initializes). */
   open(token: string): LegacySessionClaims | undefined {
     const cached = this.opened.get(token);
-    if (cached) return this.clock.now() > cached.issuedAt + this.options.legacy.sessionTtlMs ? undefined : cached;
+    if (cached) return this.clock.now() > cached.issuedAt + this.legacy.sessionTtlMs ? undefined : cached;
     const claims = this.decrypt(token);
     if (claims) {
       if (this.opened.size >= OPENED_CACHE_SIZE) this.opened.delete(this.opened.keys().next().value!);
@@ -78,7 +77,7 @@ export class LegacySessionCodec {
       return undefined;
     }
     if (!isSealedClaims(sealed)) return undefined;
-    if (this.clock.now() > sealed.t + this.options.legacy.sessionTtlMs) return undefined;
+    if (this.clock.now() > sealed.t + this.legacy.sessionTtlMs) return undefined;
     return {
       id: sealed.i,
       protocolVersion: sealed.v,

@@ -1,7 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import { McpEventBus } from '../events/mcp-event-bus.js';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { McpClock } from '../core/mcp-clock.js';
 import type { LoggingLevel } from '../protocol/wire-types.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
@@ -13,6 +11,9 @@ import { RefusedSessionIds } from './refused-session.ids.js';
 import { SessionStreamFanOut } from './session-stream.fan-out.js';
 import { limitExceeded } from './session-limit.error.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
+import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
+import { MCP_LEGACY_OPTIONS, type ResolvedMcpLegacyOptions } from './mcp-legacy.options.js';
+import { MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 
 /**
  * This node's mutable state of 2025-era sessions, by session id: bounded in all (`legacy.maxSessions`:
@@ -35,21 +36,24 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
   private readonly streams = new SessionStreamFanOut(this.states);
 
   constructor(
-    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_SERVER_OPTIONS) private readonly server: ResolvedMcpServerOptions,
+    @Inject(MCP_LEGACY_OPTIONS) private readonly legacy: ResolvedMcpLegacyOptions,
+    @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
     private readonly clock: McpClock,
     private readonly bus: McpEventBus,
     private readonly backplane: McpSessionBackplane,
     @Optional() private readonly telemetry?: McpTelemetry,
   ) {
-    this.refused = new RefusedSessionIds(clock, options.legacy.sessionTtlMs, options.legacy.maxSessions * 10);
+    this.refused = new RefusedSessionIds(clock, legacy.sessionTtlMs, legacy.maxSessions * 10);
   }
 
   onModuleInit(): void {
     this.unsubscribe.push(this.bus.subscribe(this.streams.deliver));
     this.backplane.attach({
+      sessionTtlMs: this.legacy.sessionTtlMs,
       deliver: (id, message) => {
         const state = this.states.get(id);
-        return state !== undefined && answerPush(state, message, this.options.maxJsonDepth);
+        return state !== undefined && answerPush(state, message, this.server.maxJsonDepth);
       },
       ended: (id) => this.endHere(id, 'The client ended the session'),
       changed: (id, shared) => {
@@ -138,7 +142,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
    * state just loaded, so with a shared backplane it covers every node's subscriptions.
    */
   async setSubscribed(state: LegacySessionState, uri: string, subscribed: boolean): Promise<void> {
-    const { maxUriLength, maxSubscriptionsPerSession } = this.options.limits;
+    const { maxUriLength, maxSubscriptionsPerSession } = this.limits;
     if (subscribed && uri.length > maxUriLength) {
       throw limitExceeded('maxUriLength', maxUriLength, `The resource URI is longer than ${maxUriLength} characters`);
     }
@@ -159,7 +163,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
    * false when none is waiting for it.
    */
   async respond(state: LegacySessionState, message: Record<string, unknown>): Promise<boolean> {
-    if (answerPush(state, message, this.options.maxJsonDepth)) return true;
+    if (answerPush(state, message, this.server.maxJsonDepth)) return true;
     return this.backplane.forward(state.id, message);
   }
 
@@ -197,7 +201,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
     const opened = state.opened;
     if (!opened || !this.telemetry) return;
     state.opened = undefined;
-    const expiry = opened.transport === 'http' ? opened.issuedAt + this.options.legacy.sessionTtlMs : Infinity;
+    const expiry = opened.transport === 'http' ? opened.issuedAt + this.legacy.sessionTtlMs : Infinity;
     const end = Math.min(this.clock.now(), expiry);
     this.telemetry.sessionEnded({
       sessionId: state.id,
@@ -216,7 +220,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
    * question) are never dropped.
    */
   private makeRoom(caller: string): void {
-    const { maxSessionsPerCaller: max } = this.options.limits;
+    const { maxSessionsPerCaller: max } = this.limits;
     if (this.callers.count(caller) >= max) {
       const own = this.callers.oldestOf(caller, this.idle);
       // Every session of the caller has work in progress: the new one waits for one to end.
@@ -231,7 +235,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
       }
       this.endOverQuota(own);
     }
-    while (this.states.size >= this.options.legacy.maxSessions) {
+    while (this.states.size >= this.legacy.maxSessions) {
       const id = this.callers.oldestOfLargest(this.idle);
       if (id === undefined) return;
       this.dropForRoom(id);

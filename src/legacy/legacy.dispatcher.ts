@@ -1,6 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { jsonBoundsProblem } from '../protocol/json-bounds.js';
 import { failure } from '../dispatch/mcp.dispatcher.js';
 import { McpDispatcher } from '../dispatch/mcp.dispatcher.js';
@@ -32,6 +30,7 @@ import { toLegacyResult } from './legacy-result.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { type McpRequestTrace, outcomeOfResponse, startTrace } from '../telemetry/mcp-request-trace.js';
 import { McpCallAbortedError } from '../protocol/mcp-call-aborted.error.js';
+import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 
 /** Methods of 2026-07-28 alone: a 2025-era client has no business calling them. */
 const MODERN_ONLY: ReadonlySet<string> = new Set([McpMethod.Discover, McpMethod.SubscriptionsListen]);
@@ -59,7 +58,7 @@ export class LegacyDispatcher {
     private readonly principals: McpPrincipalSource,
     private readonly resources: McpResourceRegistry,
     private readonly shim: InputPushShim,
-    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions,
     private readonly telemetry: McpTelemetry,
     private readonly sessions: LegacySessions,
   ) {}

@@ -27,6 +27,8 @@ export interface SessionBackplaneHandlers {
   ended(sessionId: string): void;
   /** Another node changed the session's shared state. */
   changed(sessionId: string, state: SharedSessionState): void;
+  /** How long a session id stays valid (`legacy.sessionTtlMs`): shared state need not outlive it. */
+  readonly sessionTtlMs: number;
 }
 
 /**

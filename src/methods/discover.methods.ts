@@ -1,18 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { McpMethod } from '../protocol/mcp-methods.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
 import type { ServerCapabilities } from '../protocol/wire-types.js';
 import { MCP_METHOD_GROUPS, type McpMethodGroup, type MethodHandler } from '../calls/method-handler.js';
 import { ResultStamp } from '../calls/result-stamp.js';
 import { McpServerExtensions } from '../discovery/mcp-server-extensions.js';
+import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 
 /** server/discover: versions, capabilities derived from what is registered, serverInfo, cache hints. */
 @Injectable()
 export class DiscoverMethods implements McpMethodGroup {
   constructor(
-    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions,
     @Inject(MCP_METHOD_GROUPS) private readonly groups: McpMethodGroup[],
     private readonly stamp: ResultStamp,
     private readonly extensions: McpServerExtensions,

@@ -29,7 +29,7 @@ describe('SubscriptionsMethods (subscriptions/listen)', () => {
 
   it('ends at once, without staying subscribed, when the client was gone before the stream was set up', async () => {
     const bus = new InProcessEventBus();
-    const methods = new SubscriptionsMethods(options, bus, new ResultStamp(options), noTasks);
+    const methods = new SubscriptionsMethods(options.limits, bus, new ResultStamp(options), noTasks);
     const abort = new AbortController();
     abort.abort(new Error('gone'));
     const ended = await Promise.race([
@@ -42,7 +42,7 @@ describe('SubscriptionsMethods (subscriptions/listen)', () => {
 
   it('stays subscribed until the signal aborts, then unsubscribes and completes', async () => {
     const bus = new InProcessEventBus();
-    const methods = new SubscriptionsMethods(options, bus, new ResultStamp(options), noTasks);
+    const methods = new SubscriptionsMethods(options.limits, bus, new ResultStamp(options), noTasks);
     const abort = new AbortController();
     const sent: JsonRpcNotification[] = [];
     const result = listen(methods, exchange(abort.signal, sent));

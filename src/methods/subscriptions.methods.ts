@@ -1,8 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { McpEventBus } from '../events/mcp-event-bus.js';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../mcp.options.js';
-import type { ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { McpMethod } from '../protocol/mcp-methods.js';
@@ -10,6 +7,7 @@ import { META_SUBSCRIPTION_ID } from '../protocol/meta-keys.js';
 import type { McpMethodGroup, MethodHandler } from '../calls/method-handler.js';
 import { ResultStamp } from '../calls/result-stamp.js';
 import { TaskStatusSubscriptions } from '../tasks/task-status.subscriptions.js';
+import { MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 
 /** Which filter flag asks for each list's list_changed. */
 const LIST_FILTERS = {
@@ -39,7 +37,7 @@ export class SubscriptionsMethods implements McpMethodGroup, OnModuleDestroy {
   private readonly open = new Set<() => void>();
 
   constructor(
-    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
     private readonly bus: McpEventBus,
     private readonly stamp: ResultStamp,
     private readonly taskStatus: TaskStatusSubscriptions,
@@ -58,7 +56,7 @@ export class SubscriptionsMethods implements McpMethodGroup, OnModuleDestroy {
   }
 
   private async listen(exchange: McpExchange): Promise<Record<string, unknown>> {
-    const filter = honoured(exchange.params['notifications'], this.options.limits);
+    const filter = honoured(exchange.params['notifications'], this.limits);
     const subscriptionId = exchange.id;
     const meta = { [META_SUBSCRIPTION_ID]: subscriptionId };
     const send = (method: string, params: Record<string, unknown> = {}) =>

@@ -1,6 +1,4 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../mcp.options.js';
 import type { RegisteredTool } from '../discovery/registered-tool.js';
 import { clientRendersApps, MCP_UI_EXTENSION } from '../discovery/mcp-apps.support.js';
 import { McpServerExtensions } from '../discovery/mcp-server-extensions.js';
@@ -25,6 +23,7 @@ import type { TaskCall } from '../tasks/task-call.js';
 import { createTaskResult } from '../task-store/mcp-task.record.js';
 import { McpCallAbortedError } from '../protocol/mcp-call-aborted.error.js';
 import { logText } from '../telemetry/log-text.js';
+import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 
 /** What a call that outlived its timeout resolves to. */
 const TIMED_OUT = Symbol('timed out');
@@ -42,7 +41,7 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
     private readonly once: ExactlyOnceCompletion,
     private readonly tasks: McpTaskRunner,
     private readonly extensions: McpServerExtensions,
-    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions,
   ) {}
 
   /**

@@ -4,6 +4,7 @@ import { InvalidRequestStateException } from './exceptions/invalid-request-state
 import { RequestStateTooLargeException } from './exceptions/request-state-too-large.exception.js';
 import { AesGcmTokenSealer, SealedTokenError, type TokenSealerLogger } from '../core/aes-gcm-token.sealer.js';
 import type { McpClock } from '../core/mcp-clock.js';
+import { MRTR_DEFAULTS } from './mcp-mrtr.options.js';
 import { RequestStateCodec } from './request-state.codec.js';
 import type { RequestStatePayload } from './request-state.payload.js';
 import { deserializeRequestState, serializeRequestState } from './request-state.serializer.js';
@@ -17,15 +18,14 @@ export interface AesGcmRequestStateCodecOptions {
   /** Absolute lifetime of a flow across all its rounds, ms. Default 3 600 000 (1 hour). */
   maxFlowMs?: number;
   /** Largest token accepted, in characters, checked before any decoding. Default 65 536. */
+  maxTokenChars?: number;
+  /** @deprecated Use `maxTokenChars` (the bound counts characters). */
   maxTokenBytes?: number;
 }
 
 /** Where the random-key warning goes; Nest's `Logger` fits. */
 export type RequestStateLogger = TokenSealerLogger;
 
-const DEFAULT_TTL_MS = 300_000;
-const DEFAULT_MAX_FLOW_MS = 3_600_000;
-const DEFAULT_MAX_TOKEN_BYTES = 65_536;
 /** requestState keeps the empty purpose: its AAD is the bare header, as in format v1. */
 const REQUEST_STATE_PURPOSE = '';
 
@@ -37,14 +37,12 @@ const REQUEST_STATE_PURPOSE = '';
  *
  * Everything is synchronous `node:crypto` with keys derived once at construction: sealing and
  * opening a typical token takes a few tens of microseconds.
- *
- * @publicApi
  */
 export class AesGcmRequestStateCodec extends RequestStateCodec {
   private readonly sealer: AesGcmTokenSealer;
   private readonly ttlMs: number;
   private readonly maxFlowMs: number;
-  private readonly maxTokenBytes: number;
+  private readonly maxTokenChars: number;
 
   /**
    * `sealer` shares one key ring with the module's other sealed tokens (legacy session ids); without
@@ -57,23 +55,27 @@ export class AesGcmRequestStateCodec extends RequestStateCodec {
     sealer?: AesGcmTokenSealer,
   ) {
     super();
-    this.ttlMs = positiveInteger(options.ttlMs, DEFAULT_TTL_MS, 'ttlMs', 'milliseconds');
-    this.maxFlowMs = positiveInteger(options.maxFlowMs, DEFAULT_MAX_FLOW_MS, 'maxFlowMs', 'milliseconds');
-    this.maxTokenBytes = positiveInteger(options.maxTokenBytes, DEFAULT_MAX_TOKEN_BYTES, 'maxTokenBytes', 'characters');
+    // The module hands over resolved options; an application constructing the codec itself may not.
+    this.ttlMs = positiveInteger(options.ttlMs, MRTR_DEFAULTS.ttlMs, 'ttlMs', 'milliseconds');
+    this.maxFlowMs = positiveInteger(options.maxFlowMs, MRTR_DEFAULTS.maxFlowMs, 'maxFlowMs', 'milliseconds');
+    this.maxTokenChars =
+      options.maxTokenChars !== undefined
+        ? positiveInteger(options.maxTokenChars, MRTR_DEFAULTS.maxTokenChars, 'maxTokenChars', 'characters')
+        : positiveInteger(options.maxTokenBytes, MRTR_DEFAULTS.maxTokenChars, 'maxTokenBytes', 'characters');
     this.sealer = sealer ?? new AesGcmTokenSealer(options.secrets, logger);
   }
 
   seal(payload: RequestStatePayload): string {
     const token = this.sealer.seal(Buffer.from(serializeRequestState(payload), 'utf8'), REQUEST_STATE_PURPOSE);
     // The retry would be refused as oversized: say so now, to the client that can shorten its answers.
-    if (token.length > this.maxTokenBytes) throw new RequestStateTooLargeException(token.length, this.maxTokenBytes);
+    if (token.length > this.maxTokenChars) throw new RequestStateTooLargeException(token.length, this.maxTokenChars);
     return token;
   }
 
   open(token: string): RequestStatePayload {
     let plaintext: Buffer;
     try {
-      plaintext = this.sealer.open(token, REQUEST_STATE_PURPOSE, this.maxTokenBytes);
+      plaintext = this.sealer.open(token, REQUEST_STATE_PURPOSE, this.maxTokenChars);
     } catch (error) {
       if (error instanceof SealedTokenError) throw new InvalidRequestStateException(error.fault);
       throw error;

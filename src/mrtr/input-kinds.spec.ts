@@ -80,7 +80,7 @@ describe('input kinds', () => {
     expect(
       readInputResponse({ method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } }, big, 16_384),
     ).toEqual({
-      reason: 'larger than 16384 characters of JSON (mrtr.maxAnswerBytes)',
+      reason: 'larger than 16384 characters of JSON (mrtr.maxAnswerChars)',
     });
   });
 

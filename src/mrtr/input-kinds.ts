@@ -69,7 +69,7 @@ export function readInputResponse(
       reason: `not a valid answer to ${request.method}${request.method === 'elicitation/create' ? ' with the requested schema' : ''}`,
     };
   if (maxChars !== Number.POSITIVE_INFINITY && JSON.stringify(answer).length > maxChars) {
-    return { reason: `larger than ${maxChars} characters of JSON (mrtr.maxAnswerBytes)` };
+    return { reason: `larger than ${maxChars} characters of JSON (mrtr.maxAnswerChars)` };
   }
   return answer;
 }

@@ -10,7 +10,7 @@ const clock = new SystemClock();
 const engine = new MrtrEngine(
   new AesGcmRequestStateCodec({ secrets: [SECRET] }, clock, { warn: () => undefined }),
   clock,
-  resolveMcpOptions({ name: 't', version: '1', mrtr: { secrets: [SECRET] } }),
+  resolveMcpOptions({ name: 't', version: '1', mrtr: { secrets: [SECRET] } }).mrtr,
 );
 const elicitation = new ElicitationContext();
 const exchange = {} as McpExchange;

@@ -1,6 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../mcp.options.js';
 import type { ClientCapabilities, InputRequiredResult } from '../protocol/wire-types.js';
 import { InvalidRequestStateException } from './exceptions/invalid-request-state.exception.js';
 import { type InputRequiredException, isInputRequired } from './exceptions/input-required.exception.js';
@@ -13,6 +11,7 @@ import { type McpCallScope, mcpCallScope } from './mcp-call.scope.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { META_REFUSED_INPUT_RESPONSES } from '../protocol/meta-keys.js';
 import { isPromiseLike, type MaybePromise } from '../protocol/maybe-promise.js';
+import { MCP_MRTR_OPTIONS, type ResolvedMcpMrtrOptions } from './mcp-mrtr.options.js';
 
 /**
  * How a call's handler ended: with its value, or with a sealed input-required round.
@@ -44,7 +43,7 @@ export class MrtrEngine {
   constructor(
     private readonly codec: RequestStateCodec,
     private readonly clock: McpClock,
-    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_MRTR_OPTIONS) private readonly options: ResolvedMcpMrtrOptions,
   ) {}
 
   begin(call: MrtrCall): ReplaySession {
@@ -62,9 +61,9 @@ export class MrtrEngine {
       inputResponses,
       clientCapabilities: call.clientCapabilities,
       now: this.clock.now(),
-      whenChanged: this.options.mrtr.whenChanged,
-      maxReasks: this.options.mrtr.maxReasks,
-      maxAnswerChars: this.options.mrtr.maxAnswerBytes,
+      whenChanged: this.options.whenChanged,
+      maxReasks: this.options.maxReasks,
+      maxAnswerChars: this.options.maxAnswerChars,
     });
     return session;
   }
@@ -83,9 +82,9 @@ export class MrtrEngine {
       inputResponses: parseInputResponses(call.inputResponses),
       clientCapabilities: call.clientCapabilities,
       now: this.clock.now(),
-      whenChanged: this.options.mrtr.whenChanged,
-      maxReasks: this.options.mrtr.maxReasks,
-      maxAnswerChars: this.options.mrtr.maxAnswerBytes,
+      whenChanged: this.options.whenChanged,
+      maxReasks: this.options.maxReasks,
+      maxAnswerChars: this.options.maxAnswerChars,
     });
   }
 

@@ -9,8 +9,6 @@ import type { RequestStatePayload } from './request-state.payload.js';
  * than allowed and not expired (per round and per flow), throwing `InvalidRequestStateException`
  * / `ExpiredRequestStateException` otherwise. Whether it fits the current call (method, target,
  * arguments, principal) is checked by the caller with `verifyBinding`, not here.
- *
- * @publicApi
  */
 export abstract class RequestStateCodec {
   /** The token for the next round; called once per `input_required` answer, on the hot path. */

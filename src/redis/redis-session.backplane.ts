@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
 import type { ChainableCommander } from 'ioredis';
 import {
   McpSessionBackplane,
@@ -8,8 +7,6 @@ import {
   type SharedSessionState,
 } from '../legacy/mcp-session.backplane.js';
 import { LOCAL_PUSH_NODE, pushNodeOf } from '../legacy/push-ids.js';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
 import { isLoggingLevel } from '../protocol/logging-level.js';
 import type { LoggingLevel } from '../protocol/wire-types.js';
@@ -17,9 +14,9 @@ import { McpRedisConnection } from './mcp-redis.connection.js';
 import { MCP_REDIS_CONFIG } from './mcp-redis.module-definition.js';
 import type { ResolvedMcpRedisOptions } from './mcp-redis.options.js';
 import { McpUnavailableException } from './mcp-unavailable.exception.js';
+import { LEGACY_DEFAULTS } from '../legacy/mcp-legacy.options.js';
 
 /** A session's shared state lives as long as its id may be used (`legacy.sessionTtlMs`, default 24 h). */
-const DEFAULT_SESSION_TTL_MS = 86_400_000;
 const SUBSCRIPTION_FIELD = 'sub:';
 
 /** What one node tells another directly: a client's answer to a push, and whether it was taken. */
@@ -54,12 +51,11 @@ export class RedisSessionBackplane extends McpSessionBackplane {
   private handlers: SessionBackplaneHandlers | undefined;
   private readonly awaiting = new Map<string, (ok: boolean) => void>();
   private readonly broadcast: string;
-  private sessionTtlMs = DEFAULT_SESSION_TTL_MS;
+  private sessionTtlMs = LEGACY_DEFAULTS.sessionTtlMs;
 
   constructor(
     private readonly redis: McpRedisConnection,
     @Inject(MCP_REDIS_CONFIG) private readonly config: ResolvedMcpRedisOptions,
-    private readonly moduleRef: ModuleRef,
   ) {
     super();
     this.broadcast = `${redis.prefix}sessions`;
@@ -72,11 +68,7 @@ export class RedisSessionBackplane extends McpSessionBackplane {
 
   attach(handlers: SessionBackplaneHandlers): void {
     this.handlers = handlers;
-    try {
-      this.sessionTtlMs = this.moduleRef.get<ResolvedMcpOptions>(MCP_OPTIONS, { strict: false }).legacy.sessionTtlMs;
-    } catch {
-      // McpModule's options are not visible from here: the default lifetime applies.
-    }
+    this.sessionTtlMs = handlers.sessionTtlMs;
     this.redis.subscribe(this.nodeChannel(LOCAL_PUSH_NODE), (raw) => this.fromNode(raw));
     this.redis.subscribe(this.broadcast, (raw) => this.fromAnyNode(raw));
   }

@@ -1,6 +1,4 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../mcp.options.js';
 import type { RegisteredTool } from '../discovery/registered-tool.js';
 import { McpToolRegistry } from '../discovery/mcp-tool.registry.js';
 import { MrtrCallRunner } from '../calls/mrtr-call.runner.js';
@@ -22,6 +20,8 @@ import { type TaskMode, taskModeOf } from './task-mode.js';
 import { answeredRecord } from './task-questions.js';
 import { checkClientPayload } from '../task-store/task-payload.js';
 import { taskReplay } from './task-replay.js';
+import { MCP_TASKS_OPTIONS, type ResolvedMcpTasksOptions } from '../task-store/mcp-tasks.options.js';
+import { MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 
 // The runner's input and mode types, still importable from here as before the split.
 
@@ -46,7 +46,8 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
     private readonly mrtr: MrtrEngine,
     private readonly clock: McpClock,
     private readonly events: McpTaskEvents,
-    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_TASKS_OPTIONS) private readonly tasks: ResolvedMcpTasksOptions,
+    @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
   ) {}
 
   /** Records the progress reports of this node's task handlers as their statusMessage. */
@@ -56,7 +57,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
   private readonly endings = new TaskEndingRecorder(
     this.store,
     this.events,
-    this.options.limits,
+    this.limits,
     () => this.isoNow(),
     this.logger,
   );
@@ -155,7 +156,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
   async answer(record: McpTaskRecord, responses: Record<string, Record<string, unknown>>, request: McpExchange) {
     let resumes = false;
     const updated = await this.store.update(record.taskId, (current) => {
-      const answered = answeredRecord(current, responses, this.options.limits.maxTaskPayloadBytes, this.isoNow());
+      const answered = answeredRecord(current, responses, this.limits.maxTaskPayloadBytes, this.isoNow());
       resumes = answered?.resumes ?? false;
       return answered?.next;
     });
@@ -189,15 +190,15 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
    * sees) past `limits.maxTaskPayloadBytes` is refused before anything runs (-32602, HTTP 400).
    */
   private checkArguments(call: TaskCall): void {
-    const max = this.options.limits.maxTaskPayloadBytes;
+    const max = this.limits.maxTaskPayloadBytes;
     checkClientPayload('arguments', call.args, max);
     checkClientPayload('client capabilities', call.exchange.clientCapabilities, max);
   }
 
   /** Stores the task; the store refuses it past the caller's quotas or its own bound. */
   private async create(call: TaskCall): Promise<McpTaskRecord> {
-    const { ttlMs, pollIntervalMs } = this.options.tasks;
-    const { maxRunningTasksPerCaller, maxStoredTasksPerCaller } = this.options.limits;
+    const { ttlMs, pollIntervalMs } = this.tasks;
+    const { maxRunningTasksPerCaller, maxStoredTasksPerCaller } = this.limits;
     const record = newTaskRecord(call, this.clock.now(), ttlMs, pollIntervalMs);
     await this.store.create(record, { maxRunning: maxRunningTasksPerCaller, maxStored: maxStoredTasksPerCaller });
     return record;

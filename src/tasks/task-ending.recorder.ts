@@ -1,5 +1,4 @@
 import type { Logger } from '@nestjs/common';
-import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { toCallToolResult, toolErrorResult } from '../calls/tool-result.normalizer.js';
 import type { McpCallOutcome } from '../mrtr/mrtr.engine.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
@@ -10,6 +9,7 @@ import { isTerminal, type McpTaskRecord } from '../task-store/mcp-task.record.js
 import type { McpTaskStore } from '../task-store/mcp-task.store.js';
 import { askedRecord } from './task-questions.js';
 import { boundedEnding, type TaskEnding } from '../task-store/task-payload.js';
+import { type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 
 /**
  * Records in the store how a task's background handler ended: its result, the questions it asked
@@ -19,7 +19,7 @@ export class TaskEndingRecorder {
   constructor(
     private readonly store: McpTaskStore,
     private readonly events: McpTaskEvents,
-    private readonly limits: ResolvedMcpOptions['limits'],
+    private readonly limits: ResolvedMcpLimits,
     private readonly isoNow: () => string,
     private readonly logger: Logger,
   ) {}

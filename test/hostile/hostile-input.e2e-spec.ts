@@ -72,7 +72,7 @@ describe.each(ADAPTERS)('hostile input, on %s', (adapter) => {
     expect(done.json.result.content[0].text).toBe('5,5');
   });
 
-  it('an answer larger than mrtr.maxAnswerBytes is asked again, and the round says why', async () => {
+  it('an answer larger than mrtr.maxAnswerChars is asked again, and the round says why', async () => {
     const first = await call('ask_model', { arguments: {} }, { sampling: {} });
     const huge = { role: 'assistant', model: 'm', content: { type: 'text', text: 'y'.repeat(20_000) } };
     const again = await call(
@@ -82,7 +82,7 @@ describe.each(ADAPTERS)('hostile input, on %s', (adapter) => {
     );
     expect(Object.keys(again.json.result.inputRequests)).toEqual(['sample-1']);
     expect(again.json.result._meta['io.mocapi/refusedInputResponses']).toEqual({
-      'sample-1': 'larger than 16384 characters of JSON (mrtr.maxAnswerBytes)',
+      'sample-1': 'larger than 16384 characters of JSON (mrtr.maxAnswerChars)',
     });
   });
 

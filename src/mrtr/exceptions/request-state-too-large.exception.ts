@@ -2,7 +2,7 @@ import { McpErrorCode } from '../../protocol/mcp-error-codes.js';
 import { McpError } from '../../protocol/mcp.error.js';
 
 /**
- * The answers a flow collected no longer fit in a requestState (`mrtr.maxTokenBytes`): the next
+ * The answers a flow collected no longer fit in a requestState (`mrtr.maxTokenChars`): the next
  * round cannot be sealed. The client can only start the call again, with shorter answers.
  *
  * @publicApi

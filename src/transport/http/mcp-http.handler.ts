@@ -1,8 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { type DispatchOutcome, McpDispatcher, failure } from '../../dispatch/mcp.dispatcher.js';
-import { MCP_OPTIONS } from '../../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../../mcp.options.js';
 import { INTEGRATION_HTTP_AUTHENTICATOR } from '../../core/mcp.tokens.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { McpHttpChallenge } from '../../protocol/mcp-http-challenge.js';
@@ -20,6 +18,9 @@ import { type JsonRpcId, requestIdOf } from '../../protocol/json-rpc.js';
 import { isPromiseLike, type MaybePromise } from '../../protocol/maybe-promise.js';
 import { type RefusalListener, ResponseWriter } from './response-writer.js';
 import { McpTelemetry } from '../../telemetry/mcp-telemetry.js';
+import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../../core/mcp-server.options.js';
+import { MCP_HTTP_OPTIONS, type ResolvedMcpHttpOptions } from './mcp-http.options.js';
+import { MCP_LIMITS, type ResolvedMcpLimits } from '../../core/mcp-limits.options.js';
 
 const ALLOW_POST = { allow: 'POST' } as const;
 const ALLOW_ALL = { allow: 'GET, POST, DELETE' } as const;
@@ -36,13 +37,15 @@ export class McpHttpHandler {
   private readonly originPolicy: OriginPolicy;
 
   constructor(
-    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions,
+    @Inject(MCP_HTTP_OPTIONS) http: ResolvedMcpHttpOptions,
+    @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
     private readonly dispatcher: McpDispatcher,
     private readonly legacy: LegacyHttpEndpoint,
     private readonly refusal: LegacyRefusal,
     @Optional() @Inject(INTEGRATION_HTTP_AUTHENTICATOR) private readonly authenticator?: McpHttpAuthenticator,
   ) {
-    this.originPolicy = new OriginPolicy(options.allowedHosts, options.allowedOrigins);
+    this.originPolicy = new OriginPolicy(http.allowedHosts, http.allowedOrigins);
   }
 
   get maxBodyBytes(): number {
@@ -256,7 +259,7 @@ export class McpHttpHandler {
 
   /** A writer that reports its refusals (one audit event and span each). */
   private writerFor(res: ServerResponse): ResponseWriter {
-    return new ResponseWriter(res, this.onRefused, this.options.limits.maxStreamBacklogBytes);
+    return new ResponseWriter(res, this.onRefused, this.limits.maxStreamBacklogBytes);
   }
 
   /** One listener for every writer: nothing is allocated per request for refusals that never come. */

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { MCP_OPTIONS } from '../../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../../mcp.options.js';
 import { bindExpress } from './express.binding.js';
 import { bindFastify } from './fastify.binding.js';
 import { McpHttpHandler } from './mcp-http.handler.js';
+import { MCP_HTTP_OPTIONS, type ResolvedMcpHttpOptions } from './mcp-http.options.js';
+import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../../core/mcp-server.options.js';
 
 /** Mounts the Streamable HTTP endpoint on whichever HTTP adapter the application runs. */
 @Injectable()
@@ -12,7 +12,8 @@ export class McpHttpTransport implements OnModuleInit {
   private readonly logger = new Logger('McpHttp');
 
   constructor(
-    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_HTTP_OPTIONS) private readonly options: ResolvedMcpHttpOptions,
+    @Inject(MCP_SERVER_OPTIONS) private readonly server: ResolvedMcpServerOptions,
     private readonly adapterHost: HttpAdapterHost,
     private readonly handler: McpHttpHandler,
   ) {}
@@ -28,7 +29,7 @@ export class McpHttpTransport implements OnModuleInit {
       this.logger.warn(`No MCP endpoint mounted: HTTP adapter "${type}" is not supported (use Express or Fastify)`);
       return;
     }
-    const eras = [this.options.eras.modern && '2026-07-28', this.options.eras.legacy && '2025-era sessions']
+    const eras = [this.server.eras.modern && '2026-07-28', this.server.eras.legacy && '2025-era sessions']
       .filter(Boolean)
       .join(' + ');
     this.logger.log(`MCP endpoint: ${this.options.path} (${type}; ${eras})`);

@@ -8,8 +8,7 @@ import {
   type Type,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { MCP_OPTIONS } from '../../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../../mcp.options.js';
+import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../../core/mcp-server.options.js';
 import { redirectConsoleToStderr } from './console-redirect.js';
 import type { McpStdioConnection } from './mcp-stdio.connection.js';
 import { McpStdioTransport } from './mcp-stdio.transport.js';
@@ -106,7 +105,7 @@ export async function bootstrapStdio(
       },
     );
   }
-  const mcpOptions = app.get<ResolvedMcpOptions>(MCP_OPTIONS, { strict: false });
+  const mcpOptions = app.get<ResolvedMcpServerOptions>(MCP_SERVER_OPTIONS, { strict: false });
   const connection = transport.listen({ input: options.input, output });
   const logger = new Logger('McpStdio');
   logger.log(`MCP server "${mcpOptions.name}" ${mcpOptions.version} listening on stdio`);

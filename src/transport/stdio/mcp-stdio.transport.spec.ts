@@ -7,9 +7,8 @@ import { McpAccessPolicy } from '../../calls/mcp-access-policy.js';
 import { McpClientLogger } from '../../calls/mcp-client.logger.js';
 import { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
 import { McpModule } from '../../mcp.module.js';
-import { MCP_OPTIONS } from '../../mcp.module-definition.js';
 import { LIMIT_DEFAULTS } from '../../core/mcp-limits.options.js';
-import type { ResolvedMcpOptions } from '../../mcp.options.js';
+import type { ResolvedMcpServerOptions } from '../../core/mcp-server.options.js';
 import { INTEGRATION_ACCESS_POLICY } from '../../core/mcp.tokens.js';
 import { ElicitationContext } from '../../mrtr/elicitation.context.js';
 import { isCallAborted } from '../../protocol/mcp-call-aborted.error.js';
@@ -245,7 +244,7 @@ describe('McpStdioTransport', () => {
       providers: [StdioSpecTools],
     }).compile();
     await moduleRef.init();
-    transport = new McpStdioTransport(moduleRef.get<ResolvedMcpOptions>(MCP_OPTIONS), moduleRef.get(McpDispatcher));
+    transport = moduleRef.get(McpStdioTransport);
   });
 
   beforeEach(() => {
@@ -537,8 +536,8 @@ describe('McpStdioTransport with a dispatcher that fails unexpectedly', () => {
         return { status: 200, response: { jsonrpc: '2.0', id: message.id, result: {} } };
       },
     } as unknown as McpDispatcher;
-    const options = { maxBodyBytes: MAX_LINE, limits: LIMIT_DEFAULTS } as ResolvedMcpOptions;
-    const wire = new Wire(new McpStdioTransport(options, dispatcher));
+    const options = { maxBodyBytes: MAX_LINE } as ResolvedMcpServerOptions;
+    const wire = new Wire(new McpStdioTransport(options, LIMIT_DEFAULTS, dispatcher));
     wire.send('{"jsonrpc":"2.0","id":1,"method":"x"}\n{"jsonrpc":"2.0","id":2,"method":"x"}\n');
     const messages = await wire.waitFor(2);
     expect(messages).toEqual([

@@ -4,9 +4,9 @@ import { LegacyRefusal } from '../../legacy/legacy-refusal.js';
 import { LegacySessions } from '../../legacy/legacy-sessions.js';
 import { LegacyDispatcher } from '../../legacy/legacy.dispatcher.js';
 import { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
-import { MCP_OPTIONS } from '../../mcp.module-definition.js';
-import type { ResolvedMcpOptions } from '../../mcp.options.js';
 import { McpStdioConnection } from './mcp-stdio.connection.js';
+import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../../core/mcp-server.options.js';
+import { MCP_LIMITS, type ResolvedMcpLimits } from '../../core/mcp-limits.options.js';
 
 /** Where a stdio session reads and writes; the process's own stdin/stdout by default. */
 export interface McpStdioStreams {
@@ -31,7 +31,8 @@ export class McpStdioTransport {
   private readonly logger = new Logger('McpStdio');
 
   constructor(
-    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions,
+    @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
     private readonly dispatcher: McpDispatcher,
     @Optional() private readonly legacy?: LegacyDispatcher,
     @Optional() private readonly sessions?: LegacySessions,
@@ -43,13 +44,7 @@ export class McpStdioTransport {
    * imports `McpModule`, as {@link bootstrapStdio} builds it. Throws when `McpModule` is missing.
    */
   static fromContext(context: Pick<INestApplicationContext, 'get'>): McpStdioTransport {
-    return new McpStdioTransport(
-      context.get<ResolvedMcpOptions>(MCP_OPTIONS, { strict: false }),
-      context.get(McpDispatcher, { strict: false }),
-      context.get(LegacyDispatcher, { strict: false }),
-      context.get(LegacySessions, { strict: false }),
-      context.get(LegacyRefusal, { strict: false }),
-    );
+    return context.get(McpStdioTransport, { strict: false });
   }
 
   /** Starts answering on the given streams (stdin/stdout by default); never writes anything but JSON-RPC to the output. */
@@ -64,7 +59,7 @@ export class McpStdioTransport {
       input: streams.input ?? process.stdin,
       output: streams.output ?? process.stdout,
       maxLineBytes,
-      maxBacklogBytes: this.options.limits.maxStreamBacklogBytes,
+      maxBacklogBytes: this.limits.maxStreamBacklogBytes,
       logger: this.logger,
       legacy:
         this.legacy && this.sessions && this.refusal

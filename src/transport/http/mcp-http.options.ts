@@ -1,0 +1,48 @@
+/** Where and to whom the Streamable HTTP endpoint answers (part of `McpModule.forRoot`). */
+export interface McpHttpOptions {
+  /** Path of the Streamable HTTP endpoint. Default '/mcp'. */
+  path?: string;
+  /** Serve the Streamable HTTP endpoint. Default true (set false for a stdio-only server). */
+  http?: boolean;
+  /**
+   * Origins allowed in the `Origin` header, e.g. 'https://app.example.com'. Loopback origins are
+   * always allowed. A request with any other Origin gets 403. Use '*' to allow every origin.
+   */
+  allowedOrigins?: string[];
+  /**
+   * Hosts allowed in the `Host` header (DNS-rebinding protection), e.g. 'mcp.example.com' or
+   * 'mcp.example.com:8443'. Loopback hosts are always allowed. Use '*' to allow every host.
+   */
+  allowedHosts?: string[];
+}
+
+/** {@link McpHttpOptions} after defaults were applied. */
+export interface ResolvedMcpHttpOptions {
+  readonly path: string;
+  readonly http: boolean;
+  readonly allowedOrigins: readonly string[];
+  readonly allowedHosts: readonly string[];
+}
+
+/** Injection token of the {@link ResolvedMcpHttpOptions}. */
+export const MCP_HTTP_OPTIONS = Symbol.for('mocapi:options:http');
+
+/** Applies the defaults of the HTTP section; each problem found is added to `problems`. */
+export function resolveHttpOptions(o: McpHttpOptions, problems: string[]): ResolvedMcpHttpOptions {
+  const path = o.path ?? '/mcp';
+  if (typeof path !== 'string' || !path.startsWith('/') || /[?#\s]/.test(path)) {
+    problems.push("`path` must be an absolute URL path such as '/mcp'");
+  }
+  for (const key of ['allowedOrigins', 'allowedHosts'] as const) {
+    const list = o[key];
+    if (list !== undefined && (!Array.isArray(list) || list.some((v) => typeof v !== 'string' || v === ''))) {
+      problems.push(`\`${key}\` must be an array of non-empty strings`);
+    }
+  }
+  return {
+    path: typeof path === 'string' && path.length > 1 ? path.replace(/\/+$/, '') : path,
+    http: o.http ?? true,
+    allowedOrigins: o.allowedOrigins ?? [],
+    allowedHosts: o.allowedHosts ?? [],
+  };
+}
