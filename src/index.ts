@@ -61,7 +61,6 @@ export { LocalSessionBackplane } from './legacy/local-session.backplane.js';
 export { McpProgressReporter } from './calls/mcp-progress.reporter.js';
 export { McpClientLogger } from './calls/mcp-client.logger.js';
 export { McpAccessPolicy, type McpAccessTarget } from './calls/mcp-access-policy.js';
-export { McpDispatcher } from './dispatch/mcp.dispatcher.js';
 
 export { ElicitationContext } from './mrtr/elicitation.context.js';
 export {
@@ -85,9 +84,6 @@ export { TASKS_EXTENSION, type McpTaskCreation, type McpTaskSupport } from './pr
 export { McpTaskQuotaExceededException, type McpTaskQuotaLimit } from './task-store/task-quota-exceeded.exception.js';
 export type { McpTaskCallerCount, McpTaskQuota } from './task-store/mcp-task.quota.js';
 export { McpPrincipalSource, AnonymousPrincipalSource } from './core/mcp-principal.source.js';
-export { McpClock, SystemClock } from './core/mcp-clock.js';
-export { RequestStateCodec } from './mrtr/request-state.codec.js';
-export { AesGcmRequestStateCodec } from './mrtr/aes-gcm-request-state.codec.js';
 export * from './mrtr/exceptions/index.js';
 export { InputRequiredInterceptor } from './mrtr/input-required.interceptor.js';
 

@@ -84,6 +84,12 @@ describe('the public API', () => {
     expect(missing).toEqual([]);
   });
 
+  it('keeps the internals out of the root entry (the server builds them; users never name them)', () => {
+    const exported = exportedNames(join(SRC, ENTRIES.root!));
+    const internals = ['McpDispatcher', 'RequestStateCodec', 'AesGcmRequestStateCodec', 'McpClock', 'SystemClock'];
+    expect(internals.filter((name) => exported.has(name))).toEqual([]);
+  });
+
   it.each(Object.keys(ENTRIES))('every value the %s entry exports is defined at run time', async (entry) => {
     const module = (await import(join(SRC, ENTRIES[entry]!))) as Record<string, unknown>;
     const undefinedValues = Object.entries(module)

@@ -3,7 +3,8 @@ import { McpRegistry } from './mcp-registry.js';
 import type { RegisteredPrompt } from './registered-prompt.js';
 
 /**
- * Every prompt the server offers; `@McpPrompt` methods at bootstrap, and runtime changes.
+ * Every prompt the server offers, to read; `@McpPrompt` methods at bootstrap, and the changes made
+ * at runtime with `McpRegistrar`.
  *
  * @publicApi
  */

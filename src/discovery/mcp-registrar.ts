@@ -16,7 +16,8 @@ import { McpToolRegistry } from './mcp-tool.registry.js';
  * Adds and removes tools, prompts and resources while the server runs. Each entry is a method of
  * an object (ideally one of your providers), wrapped exactly like a decorated method: your guards,
  * interceptors, pipes and filters apply. Clients listening with `subscriptions/listen` are told
- * about every change.
+ * about every change. This is the one way to change registrations: the registries
+ * (`McpToolRegistry`, `McpPromptRegistry`, `McpResourceRegistry`) are for reading.
  *
  * @publicApi
  */
@@ -51,30 +52,37 @@ export class McpRegistrar implements OnApplicationBootstrap {
     this.tools.add(tool);
   }
 
+  /** Removes the tool named `name`; false when there is none. */
   removeTool(name: string): boolean {
     return this.tools.remove(name);
   }
 
+  /** Adds a prompt; a name already registered is refused (the error names both methods). */
   addPrompt(instance: object, methodName: string, options: McpPromptOptions): void {
     this.prompts.add(this.promptFactory.create(instance, methodName, options));
   }
 
+  /** Removes the prompt named `name`; false when there is none. */
   removePrompt(name: string): boolean {
     return this.prompts.remove(name);
   }
 
+  /** Adds a fixed resource; a URI already registered is refused. */
   addResource(instance: object, methodName: string, options: McpResourceOptions): void {
     this.resources.resources.add(this.resourceFactory.createResource(instance, methodName, options));
   }
 
+  /** Removes the fixed resource at `uri`; false when there is none. */
   removeResource(uri: string): boolean {
     return this.resources.resources.remove(uri);
   }
 
+  /** Adds a resource template; a URI template already registered is refused. */
   addResourceTemplate(instance: object, methodName: string, options: McpResourceTemplateOptions): void {
     this.resources.templates.add(this.resourceFactory.createTemplate(instance, methodName, options));
   }
 
+  /** Removes the resource template registered as `uriTemplate`; false when there is none. */
   removeResourceTemplate(uriTemplate: string): boolean {
     return this.resources.templates.remove(uriTemplate);
   }

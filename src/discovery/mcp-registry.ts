@@ -12,7 +12,7 @@ export type RegistryListener = () => void;
 /**
  * A name-keyed registry that may change at runtime. Readers get a cached array, rebuilt only after
  * a change, so list requests do no per-request work; listeners hear about every change (they drive
- * `list_changed` notifications).
+ * `list_changed` notifications). Its public side is for reading: changes go through `McpRegistrar`.
  */
 export class McpRegistry<T extends Registered> {
   private readonly entries = new Map<string, T>();
@@ -22,6 +22,12 @@ export class McpRegistry<T extends Registered> {
 
   constructor(private readonly kind: string) {}
 
+  /**
+   * The server's own way in (bootstrap discovery and `McpRegistrar`); applications add and
+   * remove entries through `McpRegistrar`, which wraps the method like a decorated one.
+   *
+   * @internal
+   */
   add(entry: T): void {
     const existing = this.entries.get(entry.name);
     if (existing) {
@@ -33,6 +39,11 @@ export class McpRegistry<T extends Registered> {
     this.changed();
   }
 
+  /**
+   * Applications remove entries through `McpRegistrar`.
+   *
+   * @internal
+   */
   remove(name: string): boolean {
     const removed = this.entries.delete(name);
     if (removed) this.changed();

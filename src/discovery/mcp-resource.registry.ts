@@ -4,7 +4,7 @@ import type { RegisteredResource, RegisteredResourceTemplate } from './registere
 
 /**
  * Every fixed resource (keyed by URI) and resource template (keyed by URI template) the server
- * offers.
+ * offers, to read; add and remove them at runtime with `McpRegistrar`.
  *
  * @publicApi
  */

@@ -3,8 +3,8 @@ import { McpRegistry } from './mcp-registry.js';
 import type { RegisteredTool } from './registered-tool.js';
 
 /**
- * Every tool the server offers. Filled at bootstrap from `@McpTool` methods; the application may
- * add and remove tools at runtime (clients listening for `toolsListChanged` are told).
+ * Every tool the server offers, to read. Filled at bootstrap from `@McpTool` methods; add and remove
+ * tools at runtime with `McpRegistrar` (clients listening for `toolsListChanged` are told).
  *
  * @publicApi
  */

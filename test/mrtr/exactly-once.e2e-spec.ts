@@ -1,5 +1,6 @@
 import { Injectable, Module } from '@nestjs/common';
-import { ElicitationContext, McpClock, McpModule, McpTool } from '../../src/index.js';
+import { ElicitationContext, McpModule, McpTool } from '../../src/index.js';
+import { McpClock } from '../../src/core/mcp-clock.js';
 import { McpTestClient, type McpCallRound } from '../../src/testing/index.js';
 import { ADAPTERS } from '../support/start-app.js';
 import { ManualClock } from './mrtr-app.js';

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { McpClock } from '../../src/index.js';
+import { McpClock } from '../../src/core/mcp-clock.js';
 import type { AdapterKind, RunningApp } from '../support/start-app.js';
 
 /** A clock the test moves by hand; requestState TTLs are measured against it. */

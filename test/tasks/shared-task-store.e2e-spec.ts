@@ -1,4 +1,5 @@
-import { InMemoryTaskStore, InProcessEventBus, McpTaskStore, SystemClock } from '../../src/index.js';
+import { InMemoryTaskStore, InProcessEventBus, McpTaskStore } from '../../src/index.js';
+import { SystemClock } from '../../src/core/mcp-clock.js';
 import { ADAPTERS, type AdapterKind, type RunningApp, startApp } from '../support/start-app.js';
 import { TaskProbe, tasksModule } from './tasks.fixtures.js';
 import { call, eventually, pollUntil, result, WITH_ELICITATION } from './tasks-wire.js';
