@@ -1,3 +1,4 @@
+import { assignMetadata } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from './mcp-metadata.constants.js';
 
 /** Argument positions our dispatcher passes to every handler: (input, exchange). */
@@ -9,13 +10,9 @@ export const enum McpParamType {
 function mcpParam(type: McpParamType, data?: string): ParameterDecorator {
   return (target, key, index) => {
     if (key === undefined) return;
-    const existing = Reflect.getMetadata(ROUTE_ARGS_METADATA, target.constructor, key) ?? {};
-    Reflect.defineMetadata(
-      ROUTE_ARGS_METADATA,
-      { ...existing, [`${type}:${index}`]: { index, data, pipes: [] } },
-      target.constructor,
-      key,
-    );
+    const existing: unknown = Reflect.getMetadata(ROUTE_ARGS_METADATA, target.constructor, key) ?? {};
+    // Nest's own helper writes the entry in the shape its pipeline reads (positional form: Nest 11 and 12).
+    Reflect.defineMetadata(ROUTE_ARGS_METADATA, assignMetadata(existing, type, index, data), target.constructor, key);
   };
 }
 

@@ -9,13 +9,16 @@ import {
   type INestApplication,
   Logger,
   type NestInterceptor,
+  type PipeTransform,
   type Provider,
   type Type,
   UseGuards,
+  UsePipes,
 } from '@nestjs/common';
 import { APP_GUARD, ExternalContextCreator } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { catchError, map, type Observable, of } from 'rxjs';
+import { McpArgs, McpCtx } from '../decorators/mcp-param.decorators.js';
 import { InputRequiredException } from '../mrtr/exceptions/input-required.exception.js';
 import { type McpCallScope, mcpCallScope } from '../mrtr/mcp-call.scope.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
@@ -66,6 +69,24 @@ class Plain {
   }
   contextType(@ContextType() type: string): string {
     return type;
+  }
+}
+
+/** Doubles every number it is handed. */
+class Double implements PipeTransform {
+  transform(value: unknown): unknown {
+    return typeof value === 'number' ? value * 2 : value;
+  }
+}
+
+@Injectable()
+class WithParams {
+  both(@McpCtx() ctx: McpExchange, @McpArgs('n') n: number, @McpArgs() input: object): unknown[] {
+    return [n, ctx, input];
+  }
+  @UsePipes(Double)
+  doubled(@McpArgs('n') n: number): number {
+    return n;
   }
 }
 
@@ -209,6 +230,18 @@ describe('McpHandlerFactory', () => {
       expect(seen.values).toEqual([round]);
       expect(seen.errors).toHaveLength(1);
       expect(seen.errors[0]).toHaveProperty('message', 'boom');
+    });
+
+    it('@McpArgs and @McpCtx, in any position, and the pipes declared on the handler', async () => {
+      app = await appWith(WithParams);
+      const factory = app.get(McpHandlerFactory);
+      const input = { n: 4 };
+      await expect(factory.create(app.get(WithParams), 'both').invoke(input, exchange)).resolves.toEqual([
+        4,
+        exchange,
+        input,
+      ]);
+      await expect(factory.create(app.get(WithParams), 'doubled').invoke(input, exchange)).resolves.toBe(8);
     });
 
     it("a parameter decorator made with createParamDecorator, which gets the 'mcp' execution context", async () => {
