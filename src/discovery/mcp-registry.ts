@@ -50,14 +50,17 @@ export class McpRegistry<T extends Registered> {
     return removed;
   }
 
+  /** The entry registered under `name` (a tool or prompt name, a resource URI or URI template). */
   get(name: string): T | undefined {
     return this.entries.get(name);
   }
 
+  /** How many entries are registered now. */
   get size(): number {
     return this.entries.size;
   }
 
+  /** Every entry, in registration order; a frozen array, the same one until the next change. */
   values(): readonly T[] {
     return (this.snapshot ??= Object.freeze([...this.entries.values()]));
   }
@@ -67,6 +70,7 @@ export class McpRegistry<T extends Registered> {
     return (this.definitionSnapshot ??= Object.freeze(this.values().map((entry) => entry.definition)));
   }
 
+  /** Calls `listener` after every change; the function returned stops that. */
   onChange(listener: RegistryListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
