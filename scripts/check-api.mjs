@@ -91,15 +91,18 @@ function run(work) {
   }
   for (const { entry, config } of drifted) {
     const { fileName } = config.reportConfigs[0];
-    const committed = relative(ROOT, join(config.reportFolder, fileName));
-    process.stderr.write(`\ncheck-api: the public API of "${entry.subpath}" differs from ${committed}:\n`);
+    const committed = join(config.reportFolder, fileName);
+    process.stderr.write(
+      `\ncheck-api: the public API of "${entry.subpath}" differs from ${relative(ROOT, committed)}:\n`,
+    );
     if (existsSync(committed)) {
       const fresh = join(config.reportTempFolder, fileName);
       const diff = spawnSync('git', ['diff', '--no-index', '--no-color', committed, fresh], {
         cwd: ROOT,
         encoding: 'utf8',
       });
-      process.stderr.write(diff.stdout.split('\n').slice(4).join('\n'));
+      // Without git, the message above and the advice below still say what to do.
+      process.stderr.write((diff.stdout ?? '').split('\n').slice(4).join('\n'));
     } else {
       process.stderr.write('  (no committed report)\n');
     }
