@@ -3,6 +3,7 @@ import { DiscoveryModule, ModuleRef } from '@nestjs/core';
 import { AllowAllAccessPolicy } from './calls/allow-all.access-policy.js';
 import { McpAccessPolicy } from './calls/mcp-access-policy.js';
 import { McpDispatcher } from './dispatch/mcp.dispatcher.js';
+import { McpRequestPipeline } from './dispatch/mcp-request.pipeline.js';
 import { MCP_METHOD_GROUPS } from './calls/method-handler.js';
 import { DiscoverMethods } from './methods/discover.methods.js';
 import { CompletionMethods } from './methods/completion.methods.js';
@@ -218,6 +219,7 @@ const methodGroups: Provider[] = [
     McpPromptFactory,
     McpResourceFactory,
     McpExplorer,
+    McpRequestPipeline,
     McpDispatcher,
     McpHttpHandler,
     McpHttpTransport,

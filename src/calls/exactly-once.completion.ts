@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { McpFlowStore } from '../mrtr/mcp-flow.store.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
-import type { MaybePromise } from '../protocol/maybe-promise.js';
 import { MCP_MRTR_OPTIONS, type ResolvedMcpMrtrOptions } from '../mrtr/mcp-mrtr.options.js';
 
 /**
@@ -30,15 +29,15 @@ export class ExactlyOnceCompletion {
   run(
     session: ReplaySession,
     enabled: boolean | undefined,
-    round: () => MaybePromise<Record<string, unknown>>,
-  ): MaybePromise<Record<string, unknown>> {
+    round: () => Promise<Record<string, unknown>>,
+  ): Promise<Record<string, unknown>> {
     if (!(enabled ?? this.byDefault) || !session.isRetry) return round();
     return this.runOnce(session, round);
   }
 
   private async runOnce(
     session: ReplaySession,
-    round: () => MaybePromise<Record<string, unknown>>,
+    round: () => Promise<Record<string, unknown>>,
   ): Promise<Record<string, unknown>> {
     const { flowId } = session;
     const expiresAt = session.startedAt + this.maxFlowMs;

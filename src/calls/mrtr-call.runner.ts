@@ -3,7 +3,6 @@ import { McpPrincipalSource } from '../core/mcp-principal.source.js';
 import { type McpCallOutcome, MrtrEngine } from '../mrtr/mrtr.engine.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
-import { isPromiseLike, type MaybePromise } from '../protocol/maybe-promise.js';
 import type { McpRequestTrace } from '../telemetry/mcp-request-trace.js';
 import { logText } from '../telemetry/log-text.js';
 
@@ -48,9 +47,8 @@ export class MrtrCallRunner {
    * the application intercepted the signal on its way out (that is logged, since the code that
    * caught it ran).
    */
-  invoke(session: ReplaySession, exchange: McpExchange, handler: () => unknown): MaybePromise<McpCallOutcome> {
-    const outcome = this.mrtr.run(session, exchange, handler);
-    return isPromiseLike(outcome) ? outcome.then((o) => this.noted(o, exchange)) : this.noted(outcome, exchange);
+  async invoke(session: ReplaySession, exchange: McpExchange, handler: () => unknown): Promise<McpCallOutcome> {
+    return this.noted(await this.mrtr.run(session, exchange, handler), exchange);
   }
 
   private noted(outcome: McpCallOutcome, exchange: McpExchange): McpCallOutcome {

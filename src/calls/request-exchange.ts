@@ -1,11 +1,11 @@
 import type { McpExchange, McpTransportInfo } from '../protocol/mcp-exchange.js';
 import type { JsonRpcId, JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../protocol/wire-types.js';
-import type { McpInbound } from '../calls/mcp-inbound.js';
+import { McpInbound } from './mcp-inbound.js';
 
 /** The envelope fields `createExchange` read: the exchange's own fields but those of the transport. */
 export type ExchangeFields = Pick<
-  ModernExchange,
+  RequestExchange,
   'id' | 'method' | 'params' | 'protocolVersion' | 'clientCapabilities' | 'clientInfo' | 'logLevel' | 'progressToken'
 >;
 
@@ -17,7 +17,7 @@ export type ExchangeFields = Pick<
  * (hidden class) of its own and costs V8 far more than the object; on the prototype it is shared.
  * @internal
  */
-export class ModernExchange implements McpExchange {
+export class RequestExchange implements McpExchange {
   readonly id: JsonRpcId;
   readonly method: string;
   readonly params: Readonly<Record<string, unknown>>;
@@ -48,4 +48,18 @@ export class ModernExchange implements McpExchange {
   get signal(): AbortSignal {
     return this.#inbound.signal;
   }
+}
+
+/** `exchange` with another signal (a call's deadline joined to it), everything else the same. */
+export function exchangeWithSignal(exchange: McpExchange, signal: AbortSignal): McpExchange {
+  const inbound = new McpInbound({
+    transport: exchange.transport,
+    signal: () => signal,
+    notify: (notification) => exchange.notify(notification),
+  });
+  const { id, method, params, protocolVersion, clientCapabilities, clientInfo, logLevel, progressToken } = exchange;
+  return new RequestExchange(
+    { id, method, params, protocolVersion, clientCapabilities, clientInfo, logLevel, progressToken },
+    inbound,
+  );
 }

@@ -14,7 +14,7 @@ import type { ClientCapabilities, Implementation } from '../protocol/wire-types.
 import { isLoggingLevel } from '../protocol/logging-level.js';
 import type { McpInbound } from '../calls/mcp-inbound.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
-import { ModernExchange } from './modern-exchange.js';
+import { RequestExchange } from '../calls/request-exchange.js';
 
 /**
  * Reads the per-request `_meta` envelope (SEP-2575) into an immutable exchange. Missing protocol
@@ -59,7 +59,7 @@ export function createExchange(
   const clientInfo = meta[META_CLIENT_INFO];
   const logLevel = meta[META_LOG_LEVEL];
   const progressToken = meta[META_PROGRESS_TOKEN];
-  return new ModernExchange(
+  return new RequestExchange(
     {
       id,
       method,

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { jsonBoundsProblem } from '../protocol/json-bounds.js';
-import { failure } from '../dispatch/mcp.dispatcher.js';
 import { McpDispatcher } from '../dispatch/mcp.dispatcher.js';
-import type { McpInbound } from '../calls/mcp-inbound.js';
+import { McpInbound } from '../calls/mcp-inbound.js';
+import { McpRequestPipeline } from '../dispatch/mcp-request.pipeline.js';
 import { DiscoverMethods } from '../methods/discover.methods.js';
 import { ResultStamp } from '../calls/result-stamp.js';
-import { ModernExchange } from '../dispatch/modern-exchange.js';
+import { RequestExchange } from '../calls/request-exchange.js';
 import { toolErrorResult } from '../calls/tool-result.normalizer.js';
 import { McpResourceRegistry } from '../discovery/mcp-resource.registry.js';
 import { McpPrincipalSource } from '../core/mcp-principal.source.js';
@@ -16,6 +15,7 @@ import { McpError } from '../protocol/mcp.error.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import type { McpExchange, McpTransportInfo } from '../protocol/mcp-exchange.js';
 import { McpMethod, MRTR_METHODS } from '../protocol/mcp-methods.js';
+import { isModernOnlyMethod } from '../protocol/protocol-era.js';
 import { META_PROGRESS_TOKEN } from '../protocol/meta-keys.js';
 import type { ServerCapabilities } from '../protocol/wire-types.js';
 import { answerInitialize, type InitializeAnswer } from './initialize-answer.js';
@@ -25,15 +25,11 @@ import { LegacyInputError } from './legacy-input.error.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { answerPush } from './push-answer.js';
 import { CallCancellation } from './call-cancellation.js';
-import { LegacyInbound } from './legacy-inbound.js';
 import { toLegacyResult } from './legacy-result.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
-import { type McpRequestTrace, outcomeOfResponse, startTrace } from '../telemetry/mcp-request-trace.js';
+import { startTrace } from '../telemetry/mcp-request-trace.js';
 import { McpCallAbortedError } from '../protocol/mcp-call-aborted.error.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
-
-/** Methods of 2026-07-28 alone: a 2025-era client has no business calling them. */
-const MODERN_ONLY: ReadonlySet<string> = new Set([McpMethod.Discover, McpMethod.SubscriptionsListen]);
 
 /** One 2025-era request: its id, method and params, already checked for shape. */
 export interface LegacyRequest {
@@ -53,6 +49,7 @@ export interface LegacyRequest {
 export class LegacyDispatcher {
   constructor(
     private readonly dispatcher: McpDispatcher,
+    private readonly pipeline: McpRequestPipeline,
     private readonly discover: DiscoverMethods,
     private readonly stamp: ResultStamp,
     private readonly principals: McpPrincipalSource,
@@ -92,55 +89,59 @@ export class LegacyDispatcher {
 
   /** Who is calling on this transport, to compare with the principal the session was opened by. */
   principalOf(transport: McpTransportInfo): string | null {
-    return this.principals.resolve(bareExchange(transport));
+    return this.principals.resolve({ transport });
   }
 
   /**
-   * Answers one request of an open session. Resolves to undefined when the client cancelled it
-   * (`notifications/cancelled`): no response is sent then. Not an `async` function: the observed
-   * answer is already a promise (`respond` is asynchronous), handed on as it is.
+   * Answers one request of an open session through the request pipeline; resolves to undefined
+   * when the client cancelled it (`notifications/cancelled`): no response is sent then. Errors are
+   * JSON-RPC error responses; the transport sends them with HTTP 200.
    */
-  request(
+  async request(
     request: LegacyRequest,
     session: LegacySession,
     channel: LegacyChannel,
   ): Promise<JsonRpcResponse | undefined> {
-    const trace = startTrace('legacy', channel.transport, request.id, request.method, request.params);
-    trace.protocolVersion = session.claims.protocolVersion;
-    trace.sessionId = session.claims.id;
-    trace.principal = session.claims.principal;
-    let status: number | undefined;
-    return Promise.resolve(
-      this.telemetry.observe(
-        trace,
-        () =>
-          this.respond(request, session, channel, trace, (error) => {
-            if (error instanceof McpError) status = error.httpStatus;
-          }),
-        (response) => outcomeOfResponse(response, status),
-      ),
+    const { claims } = session;
+    const inbound = new McpInbound({
+      transport: channel.transport,
+      signal: () => channel.signal,
+      notify: (notification) => channel.notify(notification),
+    });
+    const outcome = await this.pipeline.run(
+      {
+        era: 'legacy',
+        ...request,
+        params: request.params as Record<string, unknown>,
+        inbound,
+        session: { protocolVersion: claims.protocolVersion, id: claims.id, principal: claims.principal },
+      },
+      (traced) => this.cancellable(request, session, channel, traced),
     );
+    return outcome?.response;
   }
 
-  private async respond(
+  /** The call as `notifications/cancelled` can stop it: cancelled, it ends without a response. */
+  private async cancellable(
     request: LegacyRequest,
     session: LegacySession,
     channel: LegacyChannel,
-    trace: McpRequestTrace,
-    failed: (error: unknown) => void,
-  ): Promise<JsonRpcResponse | undefined> {
-    const { id } = request;
-    const key = JSON.stringify(id);
+    inbound: McpInbound,
+  ): Promise<Record<string, unknown> | undefined> {
+    const key = JSON.stringify(request.id);
     const cancel = new CallCancellation();
     session.state.calls.set(key, cancel);
-    const signal = () => cancel.signal(() => channel.signal);
     try {
-      const result = await this.answer(request, session, channel, signal, trace);
-      return cancel.cancelled ? undefined : { jsonrpc: '2.0', id, result };
+      const result = await this.answer(
+        request,
+        session,
+        channel,
+        inbound.with({ signal: () => cancel.signal(() => channel.signal) }),
+      );
+      return cancel.cancelled ? undefined : result;
     } catch (error) {
       if (cancel.cancelled) return undefined;
-      failed(error);
-      return this.failure(request, error);
+      return toolErrorFor(request, error);
     } finally {
       if (session.state.calls.get(key) === cancel) session.state.calls.delete(key);
     }
@@ -163,12 +164,9 @@ export class LegacyDispatcher {
     request: LegacyRequest,
     session: LegacySession,
     channel: LegacyChannel,
-    signal: () => AbortSignal,
-    trace: McpRequestTrace,
+    inbound: McpInbound,
   ): Promise<Record<string, unknown>> {
     const { method, params } = request;
-    const problem = jsonBoundsProblem(params, this.options.maxJsonDepth);
-    if (problem) throw McpError.invalidParams(`params ${problem}`);
     switch (method) {
       case 'ping':
         return {};
@@ -191,8 +189,7 @@ export class LegacyDispatcher {
         return {};
       }
     }
-    if (MODERN_ONLY.has(method) || !this.dispatcher.hasMethod(method)) throw McpError.methodNotFound(method);
-    const inbound = new LegacyInbound(channel, signal, trace);
+    if (isModernOnlyMethod(method) || !this.dispatcher.hasMethod(method)) throw McpError.methodNotFound(method);
     const exchangeFor = (callParams: Readonly<Record<string, unknown>>) =>
       legacyExchange(request, callParams, session, inbound);
     const result = MRTR_METHODS.has(method)
@@ -200,29 +197,29 @@ export class LegacyDispatcher {
       : await this.dispatcher.call(exchangeFor(params), inbound);
     return toLegacyResult(result);
   }
-
-  private failure(request: LegacyRequest, error: unknown): JsonRpcResponse {
-    const isToolCall = request.method === McpMethod.ToolsCall;
-    if (error instanceof LegacyInputError) {
-      if (isToolCall) return toolError(request.id, error.message);
-      return failure(request.id, McpError.invalidRequest(error.message)).response;
-    }
-    if (isToolCall && error instanceof McpError && error.code === McpErrorCode.MissingRequiredClientCapability) {
-      const required = JSON.stringify(
-        (error.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities ?? {},
-      );
-      return toolError(
-        request.id,
-        `This tool needs a client capability that was not declared in initialize: ${required}`,
-      );
-    }
-    return this.dispatcher.toFailure(request.id, request.method, error).response;
-  }
 }
 
-/** A tool call that failed in a way the model can read about: an `isError` result. */
-function toolError(id: JsonRpcId, message: string): JsonRpcResponse {
-  return { jsonrpc: '2.0', id, result: { ...toolErrorResult(message) } };
+/**
+ * What a 2025-era client is told of a failure that its era words differently: a tool call whose
+ * pushed questions went wrong, or that needs a capability the client did not declare in
+ * `initialize`, is an `isError` result the model can read; a pushed question that went wrong in
+ * another method is -32600. Every other failure is thrown on, to the pipeline's mapping.
+ */
+function toolErrorFor(request: LegacyRequest, error: unknown): Record<string, unknown> {
+  const isToolCall = request.method === McpMethod.ToolsCall;
+  if (error instanceof LegacyInputError) {
+    if (isToolCall) return { ...toolErrorResult(error.message) };
+    throw McpError.invalidRequest(error.message);
+  }
+  if (isToolCall && error instanceof McpError && error.code === McpErrorCode.MissingRequiredClientCapability) {
+    const required = JSON.stringify(
+      (error.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities ?? {},
+    );
+    return {
+      ...toolErrorResult(`This tool needs a client capability that was not declared in initialize: ${required}`),
+    };
+  }
+  throw error;
 }
 
 /** The exchange of one round of a legacy call: the session's claims stand in for the `_meta` envelope. */
@@ -235,7 +232,7 @@ function legacyExchange(
   const meta = params['_meta'];
   const progressToken = isJsonObject(meta) ? meta[META_PROGRESS_TOKEN] : undefined;
   const { claims, state } = session;
-  return new ModernExchange(
+  return new RequestExchange(
     {
       id: request.id,
       method: request.method,
@@ -248,21 +245,4 @@ function legacyExchange(
     },
     inbound,
   );
-}
-
-/** The signal of an exchange that is only read for its transport. */
-const NEVER_ABORTED = new AbortController().signal;
-
-/** Enough of an exchange for a principal source, which reads the transport. */
-function bareExchange(transport: McpTransportInfo): McpExchange {
-  return Object.freeze({
-    id: 0,
-    method: 'initialize',
-    params: {},
-    protocolVersion: '',
-    clientCapabilities: {},
-    transport,
-    signal: NEVER_ABORTED,
-    notify: () => undefined,
-  });
 }

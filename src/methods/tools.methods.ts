@@ -17,7 +17,7 @@ import { toCallToolResult, toolErrorResult } from '../calls/tool-result.normaliz
 import type { McpCallOutcome } from '../mrtr/mrtr.engine.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
-import { isPromiseLike, type MaybePromise } from '../protocol/maybe-promise.js';
+import { exchangeWithSignal } from '../calls/request-exchange.js';
 import { McpTaskRunner } from '../tasks/mcp-task.runner.js';
 import type { TaskCall } from '../tasks/task-call.js';
 import { createTaskResult } from '../task-store/mcp-task.record.js';
@@ -106,13 +106,10 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
   private async invokeWithin(
     ms: number,
     exchange: McpExchange,
-    run: (exchange: McpExchange) => MaybePromise<McpCallOutcome>,
+    run: (exchange: McpExchange) => Promise<McpCallOutcome>,
   ): Promise<McpCallOutcome | typeof TIMED_OUT> {
     const deadline = new AbortController();
-    const timed: McpExchange = Object.freeze({
-      ...exchange,
-      signal: AbortSignal.any([exchange.signal, deadline.signal]),
-    });
+    const timed = exchangeWithSignal(exchange, AbortSignal.any([exchange.signal, deadline.signal]));
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<typeof TIMED_OUT>((resolve) => {
       timer = setTimeout(() => {
@@ -151,8 +148,7 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
       : this.stamp.complete(toCallToolResult(outcome.value));
   }
 
-  /** Synchronous from end to end when the tool's handler is (no promise is made on that path). */
-  private callTool(exchange: McpExchange, inbound: McpInbound): MaybePromise<Record<string, unknown>> {
+  private async callTool(exchange: McpExchange, inbound: McpInbound): Promise<Record<string, unknown>> {
     const { params } = exchange;
     const name = params['name'];
     if (typeof name !== 'string') throw McpError.invalidParams('params.name must be a string');
@@ -202,46 +198,16 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
     }
   }
 
-  private runTool(
-    tool: RegisteredTool,
-    input: unknown,
-    session: ReplaySession,
-    exchange: McpExchange,
-  ): MaybePromise<Record<string, unknown>> {
-    const timeoutMs = tool.timeoutMs ?? this.options.toolTimeoutMs;
-    if (timeoutMs) return this.runToolWithin(timeoutMs, tool, input, session, exchange);
-    let outcome: MaybePromise<McpCallOutcome>;
-    try {
-      outcome = this.calls.invoke(session, exchange, () => tool.handler.invoke(input, exchange));
-    } catch (error) {
-      return this.toolFailed(error);
-    }
-    if (!isPromiseLike(outcome)) return this.answered(outcome);
-    return Promise.resolve(outcome).then(
-      (settled) => this.answered(settled),
-      (error: unknown) => this.toolFailed(error),
-    );
-  }
-
-  private answered(outcome: McpCallOutcome): Record<string, unknown> {
-    try {
-      return this.finished(outcome);
-    } catch (error) {
-      return this.toolFailed(error);
-    }
-  }
-
-  private async runToolWithin(
-    timeoutMs: number,
+  private async runTool(
     tool: RegisteredTool,
     input: unknown,
     session: ReplaySession,
     exchange: McpExchange,
   ): Promise<Record<string, unknown>> {
+    const timeoutMs = tool.timeoutMs ?? this.options.toolTimeoutMs;
+    const invoke = (ex: McpExchange) => this.calls.invoke(session, ex, () => tool.handler.invoke(input, ex));
     try {
-      const outcome = await this.invokeWithin(timeoutMs, exchange, (ex) =>
-        this.calls.invoke(session, ex, () => tool.handler.invoke(input, ex)),
-      );
+      const outcome = timeoutMs ? await this.invokeWithin(timeoutMs, exchange, invoke) : await invoke(exchange);
       if (outcome === TIMED_OUT)
         return this.stamp.complete(
           toolErrorResult(`The tool ${tool.name} did not finish within ${timeoutMs} ms and was stopped.`),

@@ -10,7 +10,6 @@ import { parseInputResponses, ReplaySession } from './replay-session.js';
 import { type McpCallScope, mcpCallScope } from './mcp-call.scope.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { META_REFUSED_INPUT_RESPONSES } from '../protocol/meta-keys.js';
-import { isPromiseLike, type MaybePromise } from '../protocol/maybe-promise.js';
 import { MCP_MRTR_OPTIONS, type ResolvedMcpMrtrOptions } from './mcp-mrtr.options.js';
 
 /**
@@ -94,20 +93,15 @@ export class MrtrEngine {
    * interceptor that wrapped the result, a filter or a catch block that swallowed it): once a
    * question was asked, the answer to the client is that question.
    */
-  run(session: ReplaySession, exchange: McpExchange, fn: () => unknown): MaybePromise<McpCallOutcome> {
+  async run(session: ReplaySession, exchange: McpExchange, fn: () => unknown): Promise<McpCallOutcome> {
     const scope: McpCallScope = { exchange, session, seal: (signal) => this.seal(session, signal) };
     let value: unknown;
     try {
-      value = mcpCallScope.run(scope, fn);
+      value = await mcpCallScope.run(scope, fn);
     } catch (error) {
       return this.settle(session, undefined, true, error);
     }
-    // A synchronous handler's outcome is returned as it is, without a promise.
-    if (!isPromiseLike(value)) return this.settle(session, value, false);
-    return Promise.resolve(value).then(
-      (resolved) => this.settle(session, resolved, false),
-      (error: unknown) => this.settle(session, undefined, true, error),
-    );
+    return this.settle(session, value, false);
   }
 
   /** The outcome of a handler that returned `value` or (`failed`) threw `error`. */

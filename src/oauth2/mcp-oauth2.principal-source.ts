@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpPrincipalSource } from '../core/mcp-principal.source.js';
-import type { McpExchange } from '../protocol/mcp-exchange.js';
+import { McpPrincipalSource, type McpPrincipalRequest } from '../core/mcp-principal.source.js';
 import { isMcpOAuth2User } from './mcp-oauth2-user.js';
 
 /**
@@ -16,9 +15,9 @@ import { isMcpOAuth2User } from './mcp-oauth2-user.js';
  */
 @Injectable()
 export class McpOAuth2PrincipalSource extends McpPrincipalSource {
-  resolve(exchange: McpExchange): string | null {
-    if (exchange.transport.kind !== 'http') return null;
-    const user = (exchange.transport.request as { user?: unknown }).user;
+  resolve({ transport }: McpPrincipalRequest): string | null {
+    if (transport.kind !== 'http') return null;
+    const user = (transport.request as { user?: unknown }).user;
     return isMcpOAuth2User(user) ? user.sub : null;
   }
 }

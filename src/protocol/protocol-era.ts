@@ -15,6 +15,11 @@ export type McpProtocolEra = 'modern' | 'legacy';
 /** Methods that exist only in 2026-07-28: a request for them is never a 2025-era request. */
 const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([McpMethod.Discover, McpMethod.SubscriptionsListen]);
 
+/** Whether `method` exists only in 2026-07-28 (a 2025-era session that calls it gets -32601). */
+export function isModernOnlyMethod(method: string): boolean {
+  return MODERN_ONLY_METHODS.has(method);
+}
+
 /**
  * Decides which era one incoming JSON-RPC message belongs to, before anything else reads it.
  *
@@ -33,7 +38,7 @@ export function classifyEra(message: unknown, protocolVersionHeader?: string): M
   if (typeof method !== 'string') return 'modern';
   if (hasModernEnvelope(message['params'])) return 'modern';
   if (method === 'initialize') return 'legacy';
-  if (MODERN_ONLY_METHODS.has(method)) return 'modern';
+  if (isModernOnlyMethod(method)) return 'modern';
   const header = protocolVersionHeader?.trim();
   if (header && isModernProtocolVersion(header)) return 'modern';
   return 'legacy';

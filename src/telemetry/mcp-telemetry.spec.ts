@@ -114,7 +114,7 @@ describe('McpTelemetry', () => {
     const sink = new Collecting();
     const telemetry = new McpTelemetry(sink, new AnonymousPrincipalSource());
     const thrown = new Error('sync');
-    expect(() =>
+    await expect(
       telemetry.observe(
         startTrace('modern', http, 3, 'ping', {}),
         () => {
@@ -122,7 +122,7 @@ describe('McpTelemetry', () => {
         },
         () => ({ kind: 'complete' }),
       ),
-    ).toThrow(thrown);
+    ).rejects.toThrow(thrown);
     expect(McpTelemetry.wasObserved(thrown)).toBe(true);
     await expect(
       telemetry.observe(
@@ -133,13 +133,13 @@ describe('McpTelemetry', () => {
         },
       ),
     ).rejects.toThrow('settle');
-    expect(
+    await expect(
       telemetry.observe(
         startTrace('modern', http, 5, 'ping', {}),
-        () => 2,
+        async () => 2,
         () => ({ kind: 'tool_error' }),
       ),
-    ).toBe(2);
+    ).resolves.toBe(2);
     expect(sink.events.map((e) => [e.id, e.outcome])).toEqual([
       [3, { kind: 'protocol_error', code: -32603 }],
       [4, { kind: 'protocol_error', code: -32603 }],

@@ -11,7 +11,6 @@ import { LoggerAuditSink, McpAuditSink } from './mcp-audit.sink.js';
 import { MCP_OBSERVER_METADATA } from './mcp-observer.decorator.js';
 import type { McpRequestObserver } from './mcp-request-observer.js';
 import type { McpSessionEnd } from './mcp-session-end.js';
-import { isPromiseLike, type MaybePromise } from '../protocol/maybe-promise.js';
 import {
   flowIdOf,
   INTERNAL_OUTCOME,
@@ -87,45 +86,8 @@ export class McpTelemetry implements OnModuleInit {
       );
   }
 
-  /**
-   * Answers the request with `run` under the observers; `settle` reads the outcome off the answer.
-   * Gives what `run` gives: with no observer that wraps requests, a synchronous `run` is answered
-   * synchronously, without a promise.
-   */
-  observe<T>(
-    trace: McpRequestTrace,
-    run: () => MaybePromise<T>,
-    settle: (value: T) => McpRequestOutcome,
-  ): MaybePromise<T> {
-    if (this.around === DIRECT) return this.observeDirectly(trace, run, settle);
-    return this.observeAround(trace, run, settle);
-  }
-
-  private observeDirectly<T>(
-    trace: McpRequestTrace,
-    run: () => MaybePromise<T>,
-    settle: (value: T) => McpRequestOutcome,
-  ): MaybePromise<T> {
-    let value: MaybePromise<T>;
-    try {
-      value = run();
-    } catch (error) {
-      throw this.escaped(trace, error);
-    }
-    if (!isPromiseLike(value)) return this.answered(trace, value, settle);
-    return Promise.resolve(value).then(
-      (resolved) => this.answered(trace, resolved, settle),
-      (error: unknown) => {
-        throw this.escaped(trace, error);
-      },
-    );
-  }
-
-  private async observeAround<T>(
-    trace: McpRequestTrace,
-    run: () => MaybePromise<T>,
-    settle: (value: T) => McpRequestOutcome,
-  ): Promise<T> {
+  /** Answers the request with `run` under the observers; `settle` reads the outcome off the answer. */
+  async observe<T>(trace: McpRequestTrace, run: () => Promise<T>, settle: (value: T) => McpRequestOutcome): Promise<T> {
     const inner = async (): Promise<T> => {
       try {
         const value = await run();
@@ -141,24 +103,6 @@ export class McpTelemetry implements OnModuleInit {
     } finally {
       this.finish(trace);
     }
-  }
-
-  /** A request answered with `value`: its outcome recorded, the observers told. */
-  private answered<T>(trace: McpRequestTrace, value: T, settle: (value: T) => McpRequestOutcome): T {
-    try {
-      trace.outcome = settle(value);
-    } catch (error) {
-      throw this.escaped(trace, error);
-    }
-    this.finish(trace);
-    return value;
-  }
-
-  /** An error escaped the request: recorded as an internal error, the observers told; returns it. */
-  private escaped(trace: McpRequestTrace, error: unknown): unknown {
-    this.markEscaped(trace, error);
-    this.finish(trace);
-    return error;
   }
 
   private markEscaped(trace: McpRequestTrace, error: unknown): void {
@@ -187,12 +131,11 @@ export class McpTelemetry implements OnModuleInit {
 
   /** Records a request answered synchronously (2025-era `initialize`). */
   recordSettled(trace: McpRequestTrace, outcome: McpRequestOutcome): void {
-    const observed = this.observe(
+    void this.observe(
       trace,
-      () => outcome,
+      async () => outcome,
       (settled) => settled,
-    );
-    if (isPromiseLike(observed)) Promise.resolve(observed).catch(() => undefined);
+    ).catch(() => undefined);
   }
 
   /** A 2025-era input request was pushed to the client. */

@@ -1,4 +1,4 @@
-import { failure } from '../dispatch/mcp.dispatcher.js';
+import { failure } from '../protocol/rpc-outcome.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { McpTaskQuotaExceededException } from '../task-store/task-quota-exceeded.exception.js';
 import { MCP_RATE_LIMITED, McpRateLimitedException } from './mcp-rate-limited.exception.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from '@nestjs/common';
-import { parseErrorOutcome } from '../../dispatch/mcp.dispatcher.js';
+import { parseErrorOutcome } from '../../protocol/rpc-outcome.js';
 import { BodyTooLargeError, RequestAbortedError } from './read-body.js';
 import type { ResponseWriter } from './response-writer.js';
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable, Logger } from '@nestjs/common';
-import { failure, readRequest } from '../../dispatch/mcp.dispatcher.js';
+import { failure, readRequest } from '../../protocol/rpc-outcome.js';
 import type { LegacySession } from '../../legacy/legacy-channel.js';
 import { LegacySessionCodec } from '../../legacy/legacy-session.codec.js';
 import { LegacySessions } from '../../legacy/legacy-sessions.js';

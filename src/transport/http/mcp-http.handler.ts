@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { type DispatchOutcome, McpDispatcher, failure } from '../../dispatch/mcp.dispatcher.js';
+import { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
+import { type DispatchOutcome, failure } from '../../protocol/rpc-outcome.js';
 import { INTEGRATION_HTTP_AUTHENTICATOR } from '../../core/mcp.tokens.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { McpHttpChallenge } from '../../protocol/mcp-http-challenge.js';
@@ -8,14 +9,13 @@ import { McpHttpAuthenticator } from './mcp-http-authenticator.js';
 import { OriginPolicy } from './origin-policy.js';
 import { readBody } from './read-body.js';
 import { answerBodyError, NULL_BODY, parseBody } from './http-body.js';
-import { HttpInbound } from './http-inbound.js';
+import { httpInbound } from './http-inbound.js';
 import { LegacyHttpEndpoint } from './legacy-http.endpoint.js';
 import { LegacyRefusal } from '../../legacy/legacy-refusal.js';
 import { classifyEra } from '../../protocol/protocol-era.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
 import { META_PROTOCOL_VERSION } from '../../protocol/meta-keys.js';
 import { type JsonRpcId, requestIdOf } from '../../protocol/json-rpc.js';
-import { isPromiseLike, type MaybePromise } from '../../protocol/maybe-promise.js';
 import { type RefusalListener, ResponseWriter } from './response-writer.js';
 import { McpTelemetry } from '../../telemetry/mcp-telemetry.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../../core/mcp-server.options.js';
@@ -106,32 +106,13 @@ export class McpHttpHandler {
    * Handles one POST. `body` is what the framework already read (a Buffer, or a parsed value when
    * a JSON parser ran first); undefined means the stream is still unread and we read it.
    */
-  handle(req: IncomingMessage, res: ServerResponse, body?: unknown): MaybePromise<void> {
+  async handle(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
     const writer = this.writerFor(res);
     try {
-      const headers = req.headers;
       if (!this.admitted(req, writer)) return;
-      if (!isJsonContentType(headers['content-type'])) {
+      if (!isJsonContentType(req.headers['content-type'])) {
         return writer.refuse(415, 'Unsupported media type: Content-Type must be application/json');
       }
-      // Authentication and reading the body are asynchronous; with neither, a synchronous handler's
-      // call is answered before this returns, without a promise.
-      if (this.authenticator || (body === undefined && !req.readableEnded)) {
-        return this.handleAfterIo(req, res, writer, body);
-      }
-      return this.handleBody(req, res, writer, body);
-    } catch (error) {
-      this.unexpected(writer, error);
-    }
-  }
-
-  private async handleAfterIo(
-    req: IncomingMessage,
-    res: ServerResponse,
-    writer: ResponseWriter,
-    body: unknown,
-  ): Promise<void> {
-    try {
       if (this.authenticator) await this.authenticator.authenticate(req, res);
       if (writer.closed) return;
       if (body === undefined && !req.readableEnded) {
@@ -148,15 +129,15 @@ export class McpHttpHandler {
   }
 
   /**
-   * Parses a body that is read by now and answers its message. Throws what fails synchronously;
-   * what fails later is answered here.
+   * Parses a body that is read by now and answers its message; a failure of the dispatch is answered
+   * with the request's id.
    */
-  private handleBody(
+  private async handleBody(
     req: IncomingMessage,
     res: ServerResponse,
     writer: ResponseWriter,
     body: unknown,
-  ): MaybePromise<void> {
+  ): Promise<void> {
     if (writer.closed) return;
     let message: unknown;
     try {
@@ -190,12 +171,13 @@ export class McpHttpHandler {
       const error = this.refusal.modernRequest(isJsonObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined);
       return writer.refuseWith(error.httpStatus, failure(requestIdOf(message), error).response);
     }
-    const outcome = this.dispatcher.dispatch(message, new HttpInbound(req, res, writer));
-    if (!isPromiseLike(outcome)) return this.answer(writer, outcome);
-    return Promise.resolve(outcome).then(
-      (settled) => this.answer(writer, settled),
-      (error: unknown) => this.unexpected(writer, error, requestIdOf(message)),
-    );
+    let outcome: DispatchOutcome | undefined;
+    try {
+      outcome = await this.dispatcher.dispatch(message, httpInbound(req, res, writer));
+    } catch (error) {
+      return this.unexpected(writer, error, requestIdOf(message));
+    }
+    this.answer(writer, outcome);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { failure } from '../../dispatch/mcp.dispatcher.js';
+import { failure } from '../../protocol/rpc-outcome.js';
 import { LIMIT_DEFAULTS } from '../../core/mcp-limits.options.js';
 import { McpCallAbortedError } from '../../protocol/mcp-call-aborted.error.js';
 import { McpError } from '../../protocol/mcp.error.js';

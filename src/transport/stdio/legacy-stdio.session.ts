@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '@nestjs/common';
-import { failure, readRequest } from '../../dispatch/mcp.dispatcher.js';
+import { failure, readRequest } from '../../protocol/rpc-outcome.js';
 import type { LegacyChannel, LegacySession } from '../../legacy/legacy-channel.js';
 import type { LegacyRefusal } from '../../legacy/legacy-refusal.js';
 import type { LegacySessions } from '../../legacy/legacy-sessions.js';

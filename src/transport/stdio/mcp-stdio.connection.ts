@@ -1,8 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import { Logger } from '@nestjs/common';
 import type { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
-import { failure } from '../../dispatch/mcp.dispatcher.js';
-import type { McpInbound } from '../../calls/mcp-inbound.js';
+import { failure } from '../../protocol/rpc-outcome.js';
+import { McpInbound } from '../../calls/mcp-inbound.js';
 import {
   isJsonRpcId,
   type JsonRpcId,
@@ -202,12 +202,12 @@ export class McpStdioConnection {
 
   private async answer(message: unknown, signal: AbortSignal, abort: AbortController): Promise<void> {
     let answered = false;
-    const inbound: McpInbound = {
+    const inbound = new McpInbound({
       transport: STDIO,
-      signal,
+      signal: () => signal,
       // A notification after the response would be orphaned: the client has moved on.
       notify: (notification) => (answered ? undefined : this.backlog.forCall(notification, abort)),
-    };
+    });
     let response: JsonRpcResponse | undefined;
     try {
       response = (await this.dispatcher.dispatch(message, inbound))?.response;

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { failure, parseErrorOutcome } from '../../dispatch/mcp.dispatcher.js';
+import { failure, parseErrorOutcome } from '../../protocol/rpc-outcome.js';
 import type { JsonRpcResponse } from '../../protocol/json-rpc.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { LineSplitter, type LineEvent } from './line-splitter.js';

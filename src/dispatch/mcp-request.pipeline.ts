@@ -1,0 +1,94 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { McpInbound } from '../calls/mcp-inbound.js';
+import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
+import { jsonBoundsProblem } from '../protocol/json-bounds.js';
+import type { JsonRpcId } from '../protocol/json-rpc.js';
+import { isCallAborted } from '../protocol/mcp-call-aborted.error.js';
+import { McpError } from '../protocol/mcp.error.js';
+import { McpHttpChallenge } from '../protocol/mcp-http-challenge.js';
+import type { McpProtocolEra } from '../protocol/protocol-era.js';
+import { type DispatchOutcome, failure, type JsonRpcRequestParts, succeeded } from '../protocol/rpc-outcome.js';
+import { logText } from '../telemetry/log-text.js';
+import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
+import { outcomeOfResponse, startTrace } from '../telemetry/mcp-request-trace.js';
+
+/** One request that passed its era's shape checks, with what its era already knows of it. */
+export interface PipelineRequest extends JsonRpcRequestParts {
+  readonly era: McpProtocolEra;
+  readonly inbound: McpInbound;
+  /** A 2025-era request's session: its negotiated version, id and principal. */
+  readonly session?: { readonly protocolVersion: string; readonly id: string; readonly principal: string | null };
+}
+
+/**
+ * What an era does with a request once the pipeline admitted it: its result, or undefined when the
+ * request ends without a response (a 2025-era call the client cancelled). Throws to fail it.
+ */
+export type PipelineStep = (inbound: McpInbound) => Promise<Record<string, unknown> | undefined>;
+
+/**
+ * The one path every request takes, whatever its era and transport: the depth and number bounds,
+ * the trace and the observers around the era's step, and the mapping of every failure to its
+ * JSON-RPC error. The 2026-07-28 dispatcher and the 2025-era leg each supply only their step.
+ */
+@Injectable()
+export class McpRequestPipeline {
+  private readonly logger = new Logger('McpDispatcher');
+
+  constructor(
+    @Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions,
+    private readonly telemetry: McpTelemetry,
+  ) {}
+
+  /** Answers `request` with `step`; undefined when the step ended it without a response. */
+  run(request: PipelineRequest, step: PipelineStep): Promise<DispatchOutcome | undefined> {
+    const { era, id, method, params, session } = request;
+    const trace = startTrace(era, request.inbound.transport, id, method, params);
+    if (session) {
+      trace.protocolVersion = session.protocolVersion;
+      trace.sessionId = session.id;
+      trace.principal = session.principal;
+    }
+    const inbound = request.inbound.with({ trace });
+    return this.telemetry.observe(
+      trace,
+      () => this.answer(request, inbound, step),
+      (outcome) => outcomeOfResponse(outcome?.response, outcome?.status),
+    );
+  }
+
+  private async answer(
+    request: PipelineRequest,
+    inbound: McpInbound,
+    step: PipelineStep,
+  ): Promise<DispatchOutcome | undefined> {
+    const { id, method, params } = request;
+    const problem = jsonBoundsProblem(params, this.options.maxJsonDepth);
+    if (problem) return failure(id, McpError.invalidParams(`params ${problem}`, undefined, 400));
+    try {
+      const result = await step(inbound);
+      return result === undefined ? undefined : succeeded(id, result);
+    } catch (error) {
+      return this.toFailure(id, method, error);
+    }
+  }
+
+  /**
+   * Maps any failure of a call to its error response; unexpected ones are logged, never sent. A call
+   * stopped by its client or by shutdown (`McpCallAbortedError`) is no failure of ours: it is
+   * answered (if anyone still listens) without an ERROR line.
+   */
+  toFailure(id: JsonRpcId, method: string, error: unknown): DispatchOutcome {
+    if (error instanceof McpError) return failure(id, error);
+    if (error instanceof McpHttpChallenge) throw error;
+    if (isCallAborted(error)) {
+      this.logger.debug(`${logText(method)} stopped: ${error.message}`);
+      return failure(id, McpError.aborted(error));
+    }
+    this.logger.error(
+      `Unexpected failure answering ${logText(method)}`,
+      error instanceof Error ? error.stack : logText(error),
+    );
+    return failure(id, McpError.internal());
+  }
+}
