@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { RegisteredTool } from '../discovery/registered-tool.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import type { McpTaskRecord } from '../task-store/mcp-task.record.js';
 import { callerOf } from '../task-store/task-caller.js';
+import { checkClientPayload } from '../task-store/task-payload.js';
 
 /** A task-eligible call, as the tools method hands it over. */
 export interface TaskCall {
@@ -17,13 +17,19 @@ export interface TaskCall {
 }
 
 /**
- * The task a call starts, `working` from `now` (epoch ms) for `ttlMs`: it keeps the call's
+ * The task `taskId` a call starts, `working` from `now` (epoch ms) for `ttlMs`: it keeps the call's
  * arguments, protocol version and client capabilities, which a resumed run sees again.
  */
-export function newTaskRecord(call: TaskCall, now: number, ttlMs: number, pollIntervalMs: number): McpTaskRecord {
+export function newTaskRecord(
+  call: TaskCall,
+  taskId: string,
+  now: number,
+  ttlMs: number,
+  pollIntervalMs: number,
+): McpTaskRecord {
   const at = new Date(now).toISOString();
   return {
-    taskId: randomUUID(),
+    taskId,
     owner: call.principal,
     caller: callerOf(call.exchange, call.principal),
     status: 'working',
@@ -37,4 +43,14 @@ export function newTaskRecord(call: TaskCall, now: number, ttlMs: number, pollIn
     protocolVersion: call.exchange.protocolVersion,
     clientCapabilities: { ...call.exchange.clientCapabilities },
   };
+}
+
+/**
+ * Refuses a call whose task would keep more of the request (its arguments, and the client
+ * capabilities a resumed run sees) than `maxBytes` (limits.maxTaskPayloadBytes), before anything
+ * runs: -32602, HTTP 400.
+ */
+export function checkTaskCall(call: TaskCall, maxBytes: number): void {
+  checkClientPayload('arguments', call.args, maxBytes);
+  checkClientPayload('client capabilities', call.exchange.clientCapabilities, maxBytes);
 }

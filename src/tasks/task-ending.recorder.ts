@@ -3,13 +3,10 @@ import { toCallToolResult, toolErrorResult } from '../calls/tool-result.normaliz
 import type { McpCallOutcome } from '../mrtr/mrtr.engine.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import { McpError } from '../protocol/mcp.error.js';
-import { logText } from '../telemetry/log-text.js';
-import type { McpTaskEvents } from './mcp-task.events.js';
-import { isTerminal, type McpTaskRecord } from '../task-store/mcp-task.record.js';
-import type { McpTaskStore } from '../task-store/mcp-task.store.js';
-import { askedRecord } from './task-questions.js';
 import { boundedEnding, type TaskEnding } from '../task-store/task-payload.js';
-import { type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
+import { logText } from '../telemetry/log-text.js';
+import type { TaskRecordWriter } from './task-record.writer.js';
+import { askedRecord, endedRecord } from './task-transitions.js';
 
 /**
  * Records in the store how a task's background handler ended: its result, the questions it asked
@@ -17,52 +14,66 @@ import { type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
  */
 export class TaskEndingRecorder {
   constructor(
-    private readonly store: McpTaskStore,
-    private readonly events: McpTaskEvents,
-    private readonly limits: ResolvedMcpLimits,
-    private readonly isoNow: () => string,
+    private readonly writer: TaskRecordWriter,
+    private readonly maxTaskPayloadBytes: number,
     private readonly logger: Logger,
   ) {}
 
+  /**
+   * Records how `run`, the task's handler, ended. Never rejects: an ending that cannot be written
+   * (the store is down) is logged.
+   */
+  async settle(taskId: string, session: ReplaySession, run: Promise<McpCallOutcome>): Promise<void> {
+    const recorded = run.then(
+      (outcome) => this.recordOutcome(taskId, session, outcome),
+      (error: unknown) => this.recordError(taskId, error),
+    );
+    await this.logged(taskId, recorded);
+  }
+
+  /** Fails a task whose handler could not run. Never rejects, as {@link settle}. */
+  async fail(taskId: string, error: McpError): Promise<void> {
+    await this.logged(taskId, this.recordError(taskId, error));
+  }
+
   /** A completed handler completes the task; one that asked for input parks it in `input_required`. */
-  async recordOutcome(taskId: string, session: ReplaySession, outcome: McpCallOutcome): Promise<void> {
+  private async recordOutcome(taskId: string, session: ReplaySession, outcome: McpCallOutcome): Promise<void> {
     if (outcome.kind === 'complete') {
       await this.end(taskId, { status: 'completed', result: { ...toCallToolResult(outcome.value) } });
       return;
     }
     const signal = session.lastInputRequired!;
     const replay = session.nextPayload(signal);
-    await this.finish(taskId, (record) => askedRecord(record, signal.inputRequests, replay));
+    await this.writer.apply(taskId, (record, now) => askedRecord(record, signal.inputRequests, replay, now));
   }
 
   /** A protocol error fails the task; anything else the tool threw is a tool error (completed, isError). */
-  async recordError(taskId: string, error: unknown): Promise<void> {
-    if (error instanceof McpError) {
-      await this.end(taskId, {
-        status: 'failed',
-        statusMessage: error.message,
-        error: { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) },
-      });
-      return;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    await this.end(taskId, { status: 'completed', result: { ...toolErrorResult(message || 'Tool failed') } });
+  private async recordError(taskId: string, error: unknown): Promise<void> {
+    await this.end(taskId, endingOf(error));
   }
 
   /** Records how the handler ended, or the failure that replaces an ending the store must not keep. */
   private async end(taskId: string, ending: TaskEnding): Promise<void> {
-    const bounded = boundedEnding(ending, this.limits.maxTaskPayloadBytes);
+    const bounded = boundedEnding(ending, this.maxTaskPayloadBytes);
     if (bounded.refused !== undefined) this.logger.warn(`Task ${taskId} failed: ${logText(bounded.refused)}`);
-    await this.finish(taskId, (record) => ({ ...record, ...bounded.ending }));
+    await this.writer.apply(taskId, (record, now) => endedRecord(record, bounded.ending, now));
   }
 
-  /** Moves a still-live task to its next state; a cancelled or expired task keeps what it has. */
-  private async finish(taskId: string, change: (record: McpTaskRecord) => McpTaskRecord): Promise<void> {
-    let changed = false;
-    const updated = await this.store.update(taskId, (record) => {
-      changed = !isTerminal(record.status);
-      return changed ? { ...change(record), lastUpdatedAt: this.isoNow() } : undefined;
-    });
-    if (updated && changed) this.events.emit(updated);
+  private async logged(taskId: string, recording: Promise<void>): Promise<void> {
+    try {
+      await recording;
+    } catch (error) {
+      this.logger.error(`Could not record the end of task ${taskId}`, error instanceof Error ? error.stack : error);
+    }
   }
+}
+
+/** The ending of a handler that threw `error`. */
+function endingOf(error: unknown): TaskEnding {
+  if (error instanceof McpError) {
+    const { code, message, data } = error;
+    return { status: 'failed', statusMessage: message, error: { code, message, ...(data !== undefined && { data }) } };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { status: 'completed', result: { ...toolErrorResult(message || 'Tool failed') } };
 }

@@ -5,10 +5,14 @@ import { McpError } from '../protocol/mcp.error.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { McpMethod } from '../protocol/mcp-methods.js';
 import type { McpTaskRecord } from '../task-store/mcp-task.record.js';
-import { type TaskProgressRecorder, taskExchange } from './task-exchange.js';
+import type { TaskCallScope } from './task-call.scope.js';
+import { TaskExchange } from './task-exchange.js';
+import type { TaskProgressRecorder } from './task-progress.recorder.js';
 
 /** What the replay of a task whose questions are all answered runs with. */
 export interface TaskReplay {
+  /** The task's tool, still registered to run as a task. */
+  readonly tool: RegisteredTool;
   /** The tools/call the task started from, on the transport of the tasks/update that resumes it. */
   readonly exchange: McpExchange;
   /** The replay session, primed with the task's ledger and answers. */
@@ -18,29 +22,29 @@ export interface TaskReplay {
 }
 
 /**
- * Rebuilds a task's call for its replay: `request` is the tasks/update exchange, `signal` the
- * replay's. Throws -32602 when the stored arguments no longer validate (the task then fails).
+ * Rebuilds a task's call for its replay: `tool` is the task's tool as registered now, `request` the
+ * tasks/update exchange, `signal` and `scope` the replay's. Throws (and the task then fails) -32603
+ * when the tool is gone or no longer runs as a task, -32602 when the stored arguments no longer
+ * validate.
  */
 export function taskReplay(
   record: McpTaskRecord,
-  tool: RegisteredTool,
+  tool: RegisteredTool | undefined,
   request: McpExchange,
   signal: AbortSignal,
+  scope: TaskCallScope,
   progress: TaskProgressRecorder,
   mrtr: MrtrEngine,
 ): TaskReplay {
-  const exchange = taskExchange(
-    {
-      ...request,
-      method: McpMethod.ToolsCall,
-      params: { name: record.tool, arguments: record.arguments },
-      protocolVersion: record.protocolVersion,
-      clientCapabilities: record.clientCapabilities,
-    },
-    signal,
-    () => record.taskId,
-    progress,
-  );
+  if (!tool || tool.taskSupport === undefined) {
+    throw new McpError(-32603, `The tool ${record.tool} of this task is no longer available`);
+  }
+  const exchange = new TaskExchange(request, signal, scope, progress, {
+    method: McpMethod.ToolsCall,
+    params: { name: record.tool, arguments: record.arguments },
+    protocolVersion: record.protocolVersion,
+    clientCapabilities: record.clientCapabilities,
+  });
   const session = mrtr.resume(
     {
       method: McpMethod.ToolsCall,
@@ -54,7 +58,7 @@ export function taskReplay(
   );
   // The stored arguments are shared and frozen: a handler gets its own copy, as on its first run.
   const input = tool.validate ? validatedInput(tool, record.arguments) : structuredClone(record.arguments);
-  return { exchange, session, input };
+  return { tool, exchange, session, input };
 }
 
 /** The DTO-validated input of a resumed task; arguments that no longer validate fail the task. */

@@ -1,0 +1,97 @@
+import type { RequestStatePayload } from '../mrtr/request-state.payload.js';
+import type { InputRequest } from '../protocol/wire-types.js';
+import { isTerminal, type McpTaskRecord } from '../task-store/mcp-task.record.js';
+import { checkClientPayload, type TaskEnding } from '../task-store/task-payload.js';
+
+// How a task's record changes: each function takes the current record and returns the next one, or
+// undefined to leave it as it is. They do no I/O, so a store's compare-and-set loop may run them
+// more than once (McpTaskStore.update). `now` is the ISO 8601 time of the change.
+
+/** The task ended by the client; a finished task stays as it is. */
+export function cancelledRecord(record: McpTaskRecord, now: string): McpTaskRecord | undefined {
+  if (isTerminal(record.status)) return undefined;
+  return {
+    ...record,
+    status: 'cancelled',
+    statusMessage: 'Cancelled by the client',
+    lastUpdatedAt: now,
+    inputRequests: undefined,
+    inputKeys: undefined,
+    answers: undefined,
+  };
+}
+
+/** A running task's progress report as its statusMessage; a task not `working` stays as it is. */
+export function progressedRecord(record: McpTaskRecord, statusMessage: string, now: string): McpTaskRecord | undefined {
+  return record.status === 'working' ? { ...record, statusMessage, lastUpdatedAt: now } : undefined;
+}
+
+/** The task ended the way its handler did; a cancelled (or otherwise finished) task keeps its ending. */
+export function endedRecord(record: McpTaskRecord, ending: TaskEnding, now: string): McpTaskRecord | undefined {
+  return isTerminal(record.status) ? undefined : { ...record, ...ending, lastUpdatedAt: now };
+}
+
+/**
+ * The task parked in `input_required` with its handler's questions (a finished task stays as it
+ * is). Each goes out under a wire key never issued before in this task (the ledger key, else
+ * `key~2`, `key~3`…), so an answer meant for an earlier round can never be taken for a new question.
+ */
+export function askedRecord(
+  record: McpTaskRecord,
+  questions: Readonly<Record<string, InputRequest>>,
+  replay: RequestStatePayload,
+  now: string,
+): McpTaskRecord | undefined {
+  if (isTerminal(record.status)) return undefined;
+  const issued = new Set(record.issuedKeys ?? []);
+  const inputRequests: Record<string, InputRequest> = {};
+  const inputKeys: Record<string, string> = {};
+  for (const [ledgerKey, request] of Object.entries(questions)) {
+    let wireKey = ledgerKey;
+    for (let n = 2; issued.has(wireKey); n++) wireKey = `${ledgerKey}~${n}`;
+    issued.add(wireKey);
+    inputRequests[wireKey] = request;
+    inputKeys[wireKey] = ledgerKey;
+  }
+  return {
+    ...record,
+    status: 'input_required',
+    statusMessage: 'Waiting for the client to answer inputRequests',
+    replay,
+    inputRequests,
+    inputKeys,
+    answers: {},
+    issuedKeys: [...issued],
+    lastUpdatedAt: now,
+  };
+}
+
+/**
+ * The task with the `tasks/update` answers it takes (those for its outstanding wire keys; others
+ * are ignored), or undefined when it takes none. Once every question is answered it is `working`
+ * again, and its handler is to be replayed. Throws -32602 when the answers kept would pass
+ * `maxBytes` (limits.maxTaskPayloadBytes: they live as long as the task, as its arguments do).
+ */
+export function answeredRecord(
+  current: McpTaskRecord,
+  responses: Readonly<Record<string, Record<string, unknown>>>,
+  maxBytes: number,
+  now: string,
+): McpTaskRecord | undefined {
+  if (current.status !== 'input_required') return undefined;
+  const pending = { ...current.inputRequests };
+  const answers = { ...current.answers };
+  let taken = 0;
+  for (const [wireKey, response] of Object.entries(responses)) {
+    const ledgerKey = current.inputKeys?.[wireKey];
+    if (ledgerKey === undefined || !(wireKey in pending)) continue;
+    answers[ledgerKey] = response;
+    delete pending[wireKey];
+    taken++;
+  }
+  if (taken === 0) return undefined;
+  checkClientPayload('answers', answers, maxBytes);
+  const next: McpTaskRecord = { ...current, answers, lastUpdatedAt: now };
+  if (Object.keys(pending).length > 0) return { ...next, inputRequests: pending };
+  return { ...next, status: 'working', statusMessage: undefined, inputRequests: undefined, inputKeys: undefined };
+}
