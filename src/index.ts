@@ -98,12 +98,11 @@ export { McpHttpAuthenticator } from './transport/http/mcp-http-authenticator.js
 export {
   bootstrapStdio,
   McpStdioTransport,
-  McpStdioConnection,
   McpStderrLogger,
+  type McpStdioConnection,
   type BootstrapStdioOptions,
   type McpStdioServer,
   type McpStdioStreams,
-  type McpStdioConnectionOptions,
 } from './transport/stdio/index.js';
 
 export { McpError } from './protocol/mcp.error.js';

@@ -84,10 +84,20 @@ describe('the public API', () => {
     expect(missing).toEqual([]);
   });
 
-  it('keeps the internals out of the root entry (the server builds them; users never name them)', () => {
+  it('keeps the internals out of the root entry (the server builds them; users never name them)', async () => {
     const exported = exportedNames(join(SRC, ENTRIES.root!));
-    const internals = ['McpDispatcher', 'RequestStateCodec', 'AesGcmRequestStateCodec', 'McpClock', 'SystemClock'];
+    const internals = [
+      'McpDispatcher',
+      'RequestStateCodec',
+      'AesGcmRequestStateCodec',
+      'McpClock',
+      'SystemClock',
+      'McpStdioConnectionOptions',
+    ];
     expect(internals.filter((name) => exported.has(name))).toEqual([]);
+    // The connection `McpStdioTransport.listen` returns is named as a type; only the transport builds one.
+    const root = (await import(join(SRC, ENTRIES.root!))) as Record<string, unknown>;
+    expect(Object.keys(root)).not.toContain('McpStdioConnection');
   });
 
   it.each(Object.keys(ENTRIES))('every value the %s entry exports is defined at run time', async (entry) => {
