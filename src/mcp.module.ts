@@ -66,7 +66,7 @@ import { LegacyHttpEndpoint } from './transport/http/legacy-http.endpoint.js';
 import { AesGcmTokenSealer } from './core/aes-gcm-token.sealer.js';
 import { InputPushShim } from './legacy/input-push.shim.js';
 import { LegacyDispatcher } from './legacy/legacy.dispatcher.js';
-import { LegacyRefusal } from './legacy/legacy-refusal.js';
+import { McpEraRouter } from './dispatch/mcp-era.router.js';
 import { LegacySessionCodec } from './legacy/legacy-session.codec.js';
 import { LegacySessions } from './legacy/legacy-sessions.js';
 import { McpHttpTransport } from './transport/http/mcp-http.transport.js';
@@ -227,7 +227,7 @@ const methodGroups: Provider[] = [
     LegacySessions,
     InputPushShim,
     LegacyDispatcher,
-    LegacyRefusal,
+    McpEraRouter,
     LegacyHttpEndpoint,
     McpStdioTransport,
   ],

@@ -1,3 +1,8 @@
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { Test } from '@nestjs/testing';
+import { McpModule } from '../../src/mcp.module.js';
+import { McpStdioTransport } from '../../src/transport/stdio/mcp-stdio.transport.js';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { CapturingLogger, startMrtrApp } from '../mrtr/mrtr-app.js';
 import { rpc, send } from '../support/raw-mcp.js';
@@ -71,5 +76,54 @@ describe("eras: ['legacy'] — a 2025-era-only endpoint", () => {
     });
     const init = await initialize(server.url, { protocolVersion: '2025-11-25', capabilities: {} });
     expect(init.json.result.protocolVersion).toBe('2025-11-25');
+  });
+});
+
+describe('eras over stdio: the same era router as HTTP', () => {
+  async function firstAnswer(eras: ('modern' | 'legacy')[], line: unknown): Promise<Record<string, any>> {
+    const moduleRef = await Test.createTestingModule({
+      imports: [McpModule.forRoot({ name: 'eras-stdio', version: '1.0.0', http: false, eras })],
+    }).compile();
+    await moduleRef.init();
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const connection = McpStdioTransport.fromContext(moduleRef).listen({ input, output });
+    try {
+      input.write(`${JSON.stringify(line)}\n`);
+      const [chunk] = (await once(output, 'data')) as [Buffer];
+      return JSON.parse(chunk.toString('utf8').split('\n')[0]!) as Record<string, any>;
+    } finally {
+      await connection.close();
+      await moduleRef.close();
+    }
+  }
+
+  it("eras: ['legacy'] refuses a 2026-07-28 request with -32022 naming the 2025 versions", async () => {
+    const answer = await firstAnswer(['legacy'], {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/list',
+      params: {
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    });
+    expect(answer).toMatchObject({ id: 7, error: { code: -32022 } });
+    expect(answer['error'].data).toEqual({
+      supported: ['2025-11-25', '2025-06-18', '2025-03-26'],
+      requested: '2026-07-28',
+    });
+  });
+
+  it("eras: ['modern'] refuses initialize with -32022 naming 2026-07-28", async () => {
+    const answer = await firstAnswer(['modern'], {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+    });
+    expect(answer).toMatchObject({ id: 1, error: { code: -32022, data: { supported: ['2026-07-28'] } } });
   });
 });

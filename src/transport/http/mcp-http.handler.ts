@@ -11,10 +11,8 @@ import { readBody } from './read-body.js';
 import { answerBodyError, NULL_BODY, parseBody } from './http-body.js';
 import { httpInbound } from './http-inbound.js';
 import { LegacyHttpEndpoint } from './legacy-http.endpoint.js';
-import { LegacyRefusal } from '../../legacy/legacy-refusal.js';
-import { classifyEra } from '../../protocol/protocol-era.js';
+import { McpEraRouter } from '../../dispatch/mcp-era.router.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
-import { META_PROTOCOL_VERSION } from '../../protocol/meta-keys.js';
 import { type JsonRpcId, requestIdOf } from '../../protocol/json-rpc.js';
 import { type RefusalListener, ResponseWriter } from './response-writer.js';
 import { McpTelemetry } from '../../telemetry/mcp-telemetry.js';
@@ -42,7 +40,7 @@ export class McpHttpHandler {
     @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
     private readonly dispatcher: McpDispatcher,
     private readonly legacy: LegacyHttpEndpoint,
-    private readonly refusal: LegacyRefusal,
+    private readonly eras: McpEraRouter,
     @Optional() @Inject(INTEGRATION_HTTP_AUTHENTICATOR) private readonly authenticator?: McpHttpAuthenticator,
   ) {
     this.originPolicy = new OriginPolicy(http.allowedHosts, http.allowedOrigins);
@@ -153,22 +151,23 @@ export class McpHttpHandler {
     }
     const versionHeader = headers['mcp-protocol-version'];
     const version = typeof versionHeader === 'string' ? versionHeader : undefined;
-    if (Array.isArray(message) && this.options.eras.legacy && classifyEra(message[0], version) === 'legacy') {
-      return this.refuseLegacyBatch(writer, message);
+    if (Array.isArray(message)) {
+      const first = this.eras.route(message[0], version);
+      if (first.era === 'legacy' && first.served) return this.refuseLegacyBatch(writer, message);
     }
     if (isJsonObject(message) && typeof message['method'] === 'string') writer.method = message['method'];
-    if (classifyEra(message, version) === 'legacy') {
+    const route = this.eras.route(message, version);
+    if (route.era === 'legacy') {
       writer.era = 'legacy';
-      if (this.options.eras.legacy) {
+      if (route.served) {
         return this.legacy
           .post(req, res, writer, message as Record<string, unknown>)
           .catch((error: unknown) => this.unexpected(writer, error, requestIdOf(message)));
       }
       return this.refuseLegacy(writer, message as Record<string, unknown>);
     }
-    if (!this.options.eras.modern && isJsonObject(message)) {
-      const meta = isJsonObject(message['params']) ? message['params']['_meta'] : undefined;
-      const error = this.refusal.modernRequest(isJsonObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined);
+    if (!route.served && isJsonObject(message)) {
+      const error = this.eras.modernRequest(message);
       return writer.refuseWith(error.httpStatus, failure(requestIdOf(message), error).response);
     }
     let outcome: DispatchOutcome | undefined;
@@ -221,7 +220,7 @@ export class McpHttpHandler {
     if (typeof method !== 'string')
       return writer.refuse(400, 'Bad Request: JSON-RPC responses cannot be posted to this endpoint');
     if (!('id' in message)) return writer.plain(202, {});
-    const error = this.refusal.legacyRequest(method, message['params']);
+    const error = this.eras.legacyRequest(method, message['params']);
     writer.refuseWith(error.httpStatus, failure(requestIdOf(message), error).response);
   }
 

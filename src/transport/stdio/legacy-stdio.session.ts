@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '@nestjs/common';
 import { failure, readRequest } from '../../protocol/rpc-outcome.js';
 import type { LegacyChannel, LegacySession } from '../../legacy/legacy-channel.js';
-import type { LegacyRefusal } from '../../legacy/legacy-refusal.js';
+import type { McpEraRouter } from '../../dispatch/mcp-era.router.js';
 import type { LegacySessions } from '../../legacy/legacy-sessions.js';
 import type { LegacyDispatcher } from '../../legacy/legacy.dispatcher.js';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/json-rpc.js';
@@ -16,9 +16,8 @@ const STDIO = Object.freeze({ kind: 'stdio' } as const);
 export interface LegacyStdioServices {
   readonly dispatcher: LegacyDispatcher;
   readonly sessions: LegacySessions;
-  readonly refusal: LegacyRefusal;
-  /** Whether the module serves the 2025 era (else `initialize` is refused with -32022). */
-  readonly enabled: boolean;
+  /** Routes the connection's first message, and refuses an era the module does not serve (-32022). */
+  readonly eras: McpEraRouter;
 }
 
 /**
@@ -31,6 +30,8 @@ export class LegacyStdioSession {
 
   constructor(
     private readonly services: LegacyStdioServices,
+    /** Whether the module serves the 2025 era: else every request is refused with -32022. */
+    private readonly served: boolean,
     private readonly write: (message: JsonRpcResponse | JsonRpcNotification | JsonRpcRequest) => void,
     private readonly logger: Logger,
     /** Told of each request refused before the 2025-era dispatcher saw it. */
@@ -76,14 +77,14 @@ export class LegacyStdioSession {
       return this.refuse(failure(null, McpError.invalidRequest('The request has no method')).response);
     }
     if (!('id' in message)) {
-      if (this.services.enabled) dispatcher.notification(method, message['params'], this.session);
+      if (this.served) dispatcher.notification(method, message['params'], this.session);
       return undefined;
     }
     const request = readRequest(message);
     if ('response' in request) return this.refuse(request.response, method);
     const { id, params } = request;
-    if (!this.services.enabled) {
-      return this.refuse(failure(id, this.services.refusal.legacyRequest(method, params)).response, method);
+    if (!this.served) {
+      return this.refuse(failure(id, this.services.eras.legacyRequest(method, params)).response, method);
     }
 
     if (method === 'initialize') {

@@ -10,7 +10,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from '../../protocol/json-rpc.js';
-import { classifyEra, type McpProtocolEra } from '../../protocol/protocol-era.js';
+import type { McpProtocolEra } from '../../protocol/protocol-era.js';
 import { LegacyStdioSession, type LegacyStdioServices } from './legacy-stdio.session.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { McpHttpChallenge } from '../../protocol/mcp-http-challenge.js';
@@ -62,8 +62,9 @@ export class McpStdioConnection {
   private settled = false;
   private resolveClosed!: () => void;
   private readonly backlog: StdioBacklog;
-  /** Decided by the first JSON-RPC message, for the whole connection. */
+  /** Decided by the first JSON-RPC message, for the whole connection (and whether the module serves it). */
   private era: McpProtocolEra | undefined;
+  private served = true;
   private legacySession: LegacyStdioSession | undefined;
   /** The class of error the connection failed with (`error.type` of the session), if it did. */
   private failedWith: string | undefined;
@@ -134,10 +135,13 @@ export class McpStdioConnection {
     }
     const { message } = line;
     if (this.era === undefined && isJsonObject(message) && message['jsonrpc'] === '2.0') {
-      this.era = this.options.legacy ? classifyEra(message) : 'modern';
+      const route = this.options.legacy?.eras.route(message) ?? { era: 'modern', served: true };
+      this.era = route.era;
+      this.served = route.served;
       if (this.era === 'legacy')
         this.legacySession = new LegacyStdioSession(
           this.options.legacy!,
+          route.served,
           (m) => this.backlog.unsolicited(m),
           this.logger,
           (response, method) => this.recordRefusal(response, method),
@@ -145,6 +149,13 @@ export class McpStdioConnection {
     }
     if (this.legacySession && isJsonObject(message)) {
       this.track((signal, abort) => this.answerLegacy(this.legacySession!, message, signal, abort));
+      return;
+    }
+    if (!this.served && isJsonObject(message)) {
+      // A 2026-07-28 connection to a module that serves 2025-era clients only.
+      if (typeof message['method'] === 'string' && 'id' in message) {
+        this.refuse(failure(idOf(message), this.options.legacy!.eras.modernRequest(message)).response);
+      }
       return;
     }
     if (isResponse(message)) {

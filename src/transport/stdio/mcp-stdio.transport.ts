@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { Inject, Injectable, type INestApplicationContext, Logger, Optional } from '@nestjs/common';
-import { LegacyRefusal } from '../../legacy/legacy-refusal.js';
+import { McpEraRouter } from '../../dispatch/mcp-era.router.js';
 import { LegacySessions } from '../../legacy/legacy-sessions.js';
 import { LegacyDispatcher } from '../../legacy/legacy.dispatcher.js';
 import { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
@@ -36,7 +36,7 @@ export class McpStdioTransport {
     private readonly dispatcher: McpDispatcher,
     @Optional() private readonly legacy?: LegacyDispatcher,
     @Optional() private readonly sessions?: LegacySessions,
-    @Optional() private readonly refusal?: LegacyRefusal,
+    @Optional() private readonly eras?: McpEraRouter,
   ) {}
 
   /**
@@ -62,13 +62,8 @@ export class McpStdioTransport {
       maxBacklogBytes: this.limits.maxStreamBacklogBytes,
       logger: this.logger,
       legacy:
-        this.legacy && this.sessions && this.refusal
-          ? {
-              dispatcher: this.legacy,
-              sessions: this.sessions,
-              refusal: this.refusal,
-              enabled: this.options.eras.legacy,
-            }
+        this.legacy && this.sessions && this.eras
+          ? { dispatcher: this.legacy, sessions: this.sessions, eras: this.eras }
           : undefined,
     }).start();
   }
