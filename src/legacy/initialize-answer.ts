@@ -1,5 +1,4 @@
 import { isJsonObject } from '../protocol/is-json-object.js';
-import { jsonBoundsProblem } from '../protocol/json-bounds.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { negotiateLegacyVersion } from '../protocol/protocol-version.js';
 import type { ClientCapabilities, Implementation, ServerCapabilities } from '../protocol/wire-types.js';
@@ -11,7 +10,6 @@ const MAX_NAME_CHARS = 256;
 
 /** What the server puts into its answer to `initialize`, and who is calling. */
 export interface InitializeServer {
-  readonly maxJsonDepth: number;
   readonly capabilities: () => ServerCapabilities;
   readonly serverInfo: Readonly<Implementation>;
   readonly instructions: string | undefined;
@@ -28,14 +26,13 @@ export interface InitializeAnswer {
 /**
  * Negotiates a 2025-era `initialize`: the protocol version (see {@link negotiateLegacyVersion}), and
  * the client's capabilities and info, which ride in the session id on every later request and so are
- * bounded here: params too deep or capabilities too large are -32602, client info is cut to its names.
+ * bounded here: capabilities too large are -32602 (params too deep were refused before, by the
+ * request pipeline), client info is cut to its names.
  */
 export function answerInitialize(
   params: Readonly<Record<string, unknown>>,
   server: InitializeServer,
 ): InitializeAnswer {
-  const problem = jsonBoundsProblem(params, server.maxJsonDepth);
-  if (problem) throw McpError.invalidParams(`params ${problem}`);
   const protocolVersion = negotiateLegacyVersion(params['protocolVersion']);
   const clientCapabilities = isJsonObject(params['capabilities']) ? (params['capabilities'] as ClientCapabilities) : {};
   if (JSON.stringify(clientCapabilities).length > MAX_CAPABILITIES_CHARS) {

@@ -26,10 +26,18 @@ import { LegacySessions } from './legacy-sessions.js';
 import { answerPush } from './push-answer.js';
 import { CallCancellation } from './call-cancellation.js';
 import { toLegacyResult } from './legacy-result.js';
-import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
-import { startTrace } from '../telemetry/mcp-request-trace.js';
 import { McpCallAbortedError } from '../protocol/mcp-call-aborted.error.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
+
+/** How `initialize` ended: its response (and status), and the claims of the new session when it succeeded. */
+export interface InitializeOutcome {
+  readonly status: number;
+  readonly response: JsonRpcResponse;
+  readonly claims?: InitializeAnswer['claims'];
+}
+
+/** The signal of `initialize`, which nothing can abort: it is answered at once. */
+const NEVER_ABORTED = new AbortController().signal;
 
 /** One 2025-era request: its id, method and params, already checked for shape. */
 export interface LegacyRequest {
@@ -56,7 +64,6 @@ export class LegacyDispatcher {
     private readonly resources: McpResourceRegistry,
     private readonly shim: InputPushShim,
     @Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions,
-    private readonly telemetry: McpTelemetry,
     private readonly sessions: LegacySessions,
   ) {}
 
@@ -65,26 +72,29 @@ export class LegacyDispatcher {
     return { ...this.discover.capabilities(), logging: {} };
   }
 
-  /** Negotiates `initialize`; the transport seals the returned claims into its session id. */
-  initialize(request: LegacyRequest, transport: McpTransportInfo): InitializeAnswer {
-    const trace = startTrace('legacy', transport, request.id, request.method, request.params);
-    try {
-      const answer = answerInitialize(request.params, {
-        maxJsonDepth: this.options.maxJsonDepth,
-        capabilities: () => this.capabilities(),
-        serverInfo: this.stamp.serverInfo,
-        instructions: this.discover.instructions,
-        principal: () => this.principalOf(transport),
-      });
-      trace.protocolVersion = answer.result['protocolVersion'] as string;
-      trace.principal = answer.claims.principal;
-      this.telemetry.recordSettled(trace, { kind: 'complete' });
-      return answer;
-    } catch (error) {
-      const code = error instanceof McpError ? error.code : McpErrorCode.InternalError;
-      this.telemetry.recordSettled(trace, { kind: 'protocol_error', code });
-      throw error;
-    }
+  /**
+   * Negotiates `initialize` through the request pipeline; on success the transport seals the
+   * returned claims into its session id, else it sends the error response.
+   */
+  async initialize(request: LegacyRequest, transport: McpTransportInfo): Promise<InitializeOutcome> {
+    let claims: InitializeAnswer['claims'] | undefined;
+    const inbound = new McpInbound({ transport, signal: () => NEVER_ABORTED, notify: () => undefined });
+    const outcome = await this.pipeline.run(
+      { era: 'legacy', ...request, params: request.params as Record<string, unknown>, inbound },
+      async (traced) => {
+        const answer = answerInitialize(request.params, {
+          capabilities: () => this.capabilities(),
+          serverInfo: this.stamp.serverInfo,
+          instructions: this.discover.instructions,
+          principal: () => this.principalOf(transport),
+        });
+        traced.trace!.protocolVersion = answer.claims.protocolVersion;
+        traced.trace!.principal = answer.claims.principal;
+        claims = answer.claims;
+        return answer.result;
+      },
+    );
+    return { status: outcome!.status, response: outcome!.response, claims };
   }
 
   /** Who is calling on this transport, to compare with the principal the session was opened by. */

@@ -113,18 +113,18 @@ export class LegacyHttpEndpoint {
     writer.plain(200, {});
   }
 
-  private initialize(writer: ResponseWriter, message: Record<string, unknown>, transport: McpTransportInfo): void {
+  private async initialize(
+    writer: ResponseWriter,
+    message: Record<string, unknown>,
+    transport: McpTransportInfo,
+  ): Promise<void> {
     const request = readRequest(message);
     if ('response' in request) return writer.refuseWith(request.status, request.response);
-    let answer: ReturnType<LegacyDispatcher['initialize']>;
-    try {
-      answer = this.legacy.initialize(request, transport);
-    } catch (error) {
-      if (!(error instanceof McpError)) throw error;
-      return writer.respond(400, failure(request.id, error).response);
-    }
-    const { token } = this.codec.issue(answer.claims);
-    writer.respond(200, { jsonrpc: '2.0', id: request.id, result: answer.result }, { [SESSION_HEADER]: token });
+    const { status, response, claims } = await this.legacy.initialize(request, transport);
+    // A refused initialize opens no session; a client error travels with 400.
+    if (!claims) return writer.respond(status >= 500 ? status : 400, response);
+    const { token } = this.codec.issue(claims);
+    writer.respond(200, response, { [SESSION_HEADER]: token });
   }
 
   /**

@@ -88,21 +88,16 @@ export class LegacyStdioSession {
     }
 
     if (method === 'initialize') {
-      let answer: ReturnType<LegacyDispatcher['initialize']>;
-      try {
-        answer = dispatcher.initialize(request, STDIO);
-      } catch (error) {
-        if (error instanceof McpError) return failure(id, error).response;
-        throw error;
-      }
-      const claims = { ...answer.claims, id: this.session.claims.id, issuedAt: Date.now() };
+      const { response, claims: answered } = await dispatcher.initialize(request, STDIO);
+      if (!answered) return response;
+      const claims = { ...answered, id: this.session.claims.id, issuedAt: Date.now() };
       this.session = { claims, state: this.session.state };
       this.session.state.opened = {
         transport: 'stdio',
         protocolVersion: claims.protocolVersion,
         issuedAt: claims.issuedAt,
       };
-      return { jsonrpc: '2.0', id, result: answer.result };
+      return response;
     }
     const channel: LegacyChannel = {
       transport: STDIO,
