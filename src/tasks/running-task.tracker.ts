@@ -37,7 +37,7 @@ export class RunningTaskTracker {
    * Releases a handler that ended, then aborts its controller: only its own entry, as a replay of
    * the same task may already run under a new controller.
    */
-  release(taskId: string, controller: AbortController, reason: unknown): void {
+  release(taskId: string, controller: AbortController, reason: TaskAbortedError): void {
     if (this.running.get(taskId) === controller) this.running.delete(taskId);
     controller.abort(reason);
   }
