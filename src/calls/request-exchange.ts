@@ -11,10 +11,8 @@ export type ExchangeFields = Pick<
 
 /**
  * The frozen exchange of one request: a 2026-07-28 request's, with the fields its `_meta` envelope
- * gave, or a 2025-era call's, with its session's claims in their place. A class rather than an
- * object literal because of its lazy `signal` (the transport makes it on first use): a getter
- * written in a literal is a new accessor per request, which gives every request's exchange a map
- * (hidden class) of its own and costs V8 far more than the object; on the prototype it is shared.
+ * gave, or a 2025-era call's, with its session's claims in their place. Its `signal` is its
+ * inbound's, made on first use (see ARCHITECTURE.md, "Objects on the request path").
  * @internal
  */
 export class RequestExchange implements McpExchange {

@@ -66,13 +66,7 @@ export class ResultStamp {
   }
 }
 
-/**
- * A shallow copy of a record's own enumerable properties, to be stamped. Not a literal such as
- * `{ ...result, resultType }`: on Node 20's V8, a property added after a spread (in the literal or
- * later) takes a slow path of about 0.7 us per object, several per request. `Object.assign` onto a
- * fresh object copies the same keys in the same order; only an own `__proto__` key (from
- * `JSON.parse`) would set the copy's prototype there, so such a record is copied by a spread.
- */
+/** A shallow copy of a record's own enumerable properties, to be stamped. */
 function copyOf(record: object): Result {
-  return Object.hasOwn(record, '__proto__') ? { ...(record as Result) } : Object.assign({}, record as Result);
+  return { ...(record as Result) };
 }

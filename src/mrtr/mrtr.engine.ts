@@ -132,8 +132,7 @@ export class MrtrEngine {
 
 /**
  * The arguments digest costs a canonicalisation and a hash: only pay it when a token is read or
- * sealed. A class, so that the lazy getter lives on a shared prototype (a getter in an object
- * literal gives every call's binding a hidden class of its own).
+ * sealed (a class with a lazy getter: see ARCHITECTURE.md, "Objects on the request path").
  */
 class LazyBinding implements RequestBinding {
   readonly method: string;

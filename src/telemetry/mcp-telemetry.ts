@@ -129,8 +129,8 @@ export class McpTelemetry implements OnModuleInit {
     return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[OBSERVED] === true;
   }
 
-  /** Records a request answered synchronously (2025-era `initialize`). */
-  recordSettled(trace: McpRequestTrace, outcome: McpRequestOutcome): void {
+  /** Records a request whose outcome is known already (a refusal). */
+  private recordSettled(trace: McpRequestTrace, outcome: McpRequestOutcome): void {
     void this.observe(
       trace,
       async () => outcome,

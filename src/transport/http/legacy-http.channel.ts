@@ -10,8 +10,7 @@ export const KEEP_ALIVE_MS = 25_000;
 
 /**
  * How one 2025-era POST carries its traffic back: notifications and pushed requests on the POST's
- * own SSE stream. A class rather than an object literal because of its lazy `signal`: a getter
- * written in a literal gives every request's channel a hidden class of its own.
+ * own SSE stream; its `signal` is made on first use.
  */
 export class HttpLegacyChannel implements LegacyChannel {
   private keepAlive: NodeJS.Timeout | undefined;

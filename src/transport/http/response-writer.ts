@@ -91,11 +91,7 @@ export class ResponseWriter {
     }
   }
 
-  /**
-   * A whole JSON body, as a string: Node sends the head and a string body in one write. The head
-   * is a fresh literal, not `{ ...JSON_HEADERS, ... }`: properties after a spread take a slow path
-   * on Node 20's V8 (about 0.7 us).
-   */
+  /** A whole JSON body, as a string: Node sends the head and a string body in one write. */
   private writeJson(status: number, json: string, headers: Readonly<Record<string, string>> | undefined): void {
     const head: Record<string, string | number> = {
       'content-type': 'application/json',
