@@ -45,6 +45,7 @@ export type { McpRequestContext } from './discovery/mcp-request-context.js';
 export { McpToolRegistry } from './discovery/mcp-tool.registry.js';
 export { McpPromptRegistry } from './discovery/mcp-prompt.registry.js';
 export { McpResourceRegistry } from './discovery/mcp-resource.registry.js';
+export type { McpRegistry } from './discovery/mcp-registry.js';
 export { McpServerExtensions } from './discovery/mcp-server-extensions.js';
 export type { McpToolUiOptions, McpUiVisibility } from './decorators/mcp-tool.decorator.js';
 export { MCP_APP_MIME_TYPE, MCP_UI_EXTENSION, clientRendersApps } from './discovery/mcp-apps.support.js';
