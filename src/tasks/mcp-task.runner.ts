@@ -18,11 +18,11 @@ import { RunningTaskTracker } from './running-task.tracker.js';
 import { checkTaskCall, newTaskRecord, type TaskCall } from './task-call.js';
 import { StartableTaskScope, type TaskCallScope, taskCallScope, taskScope } from './task-call.scope.js';
 import { TaskEndingRecorder } from './task-ending.recorder.js';
-import { TaskExchange } from './task-exchange.js';
+import { TaskExchange, type TaskExchangeCall } from './task-exchange.js';
 import { type TaskMode, taskModeOf } from './task-mode.js';
 import { TaskProgressRecorder } from './task-progress.recorder.js';
 import { TaskRecordWriter } from './task-record.writer.js';
-import { taskReplay } from './task-replay.js';
+import { type TaskReplay, taskReplay } from './task-replay.js';
 import { answeredRecord, cancelledRecord } from './task-transitions.js';
 
 /**
@@ -82,10 +82,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
   async startImmediately(call: TaskCall): Promise<McpTaskRecord> {
     checkTaskCall(call, this.limits.maxTaskPayloadBytes);
     const record = await this.create(call);
-    const controller = this.running.track(record);
-    const scope = taskScope(record.taskId);
-    const exchange = new TaskExchange(call.exchange, controller.signal, scope, this.progress);
-    this.follow(record.taskId, controller, call.session, this.invoke(call, exchange, scope));
+    this.launch(record, call.exchange, call);
     return record;
   }
 
@@ -141,11 +138,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Runs the handler under the task's scope, through the same call runner as a plain tools/call. */
-  private invoke(
-    run: Pick<TaskCall, 'tool' | 'input' | 'session'>,
-    exchange: McpExchange,
-    scope: TaskCallScope,
-  ): Promise<McpCallOutcome> {
+  private invoke(run: TaskRun, exchange: McpExchange, scope: TaskCallScope): Promise<McpCallOutcome> {
     const handler = () => taskCallScope.run(scope, () => run.tool.handler.invoke(run.input, exchange));
     return this.calls.invoke(run.session, exchange, handler);
   }
@@ -158,20 +151,32 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
     void this.endings.settle(taskId, session, run).finally(() => this.running.release(taskId, controller, ended()));
   }
 
-  /** Replays the handler of a task whose questions are all answered, in the background. */
-  private resume(record: McpTaskRecord, request: McpExchange): void {
-    const tool = this.tools.get(record.tool);
+  /**
+   * Runs the handler of a task that exists from its first line in the background: `request` is the
+   * exchange it runs in, `call` what it runs when that is not the request's own (a replay).
+   */
+  private launch(record: McpTaskRecord, request: McpExchange, run: TaskRun, call?: TaskExchangeCall): void {
     const controller = this.running.track(record);
     const scope = taskScope(record.taskId);
+    const exchange = new TaskExchange(request, controller.signal, scope, this.progress, call);
+    this.follow(record.taskId, controller, run.session, this.invoke(run, exchange, scope));
+  }
+
+  /** Replays the handler of a task whose questions are all answered, in the background. */
+  private resume(record: McpTaskRecord, request: McpExchange): void {
+    let replay: TaskReplay;
     try {
-      const replay = taskReplay(record, tool, request, controller.signal, scope, this.progress, this.mrtr);
-      this.follow(record.taskId, controller, replay.session, this.invoke(replay, replay.exchange, scope));
+      replay = taskReplay(record, this.tools.get(record.tool), this.mrtr);
     } catch (error) {
-      this.running.release(record.taskId, controller, ended());
       void this.endings.fail(record.taskId, error instanceof McpError ? error : McpError.internal());
+      return;
     }
+    this.launch(record, request, replay, replay.call);
   }
 }
+
+/** What runs: the handler of `tool` with `input`, in its replay `session`. */
+type TaskRun = Pick<TaskCall, 'tool' | 'input' | 'session'>;
 
 function cancelled(): TaskAbortedError {
   return new TaskAbortedError('The task was cancelled', 'cancelled');

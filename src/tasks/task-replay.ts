@@ -2,19 +2,16 @@ import type { RegisteredTool } from '../discovery/registered-tool.js';
 import type { MrtrEngine } from '../mrtr/mrtr.engine.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import { McpError } from '../protocol/mcp.error.js';
-import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { McpMethod } from '../protocol/mcp-methods.js';
 import type { McpTaskRecord } from '../task-store/mcp-task.record.js';
-import type { TaskCallScope } from './task-call.scope.js';
-import { TaskExchange } from './task-exchange.js';
-import type { TaskProgressRecorder } from './task-progress.recorder.js';
+import type { TaskExchangeCall } from './task-exchange.js';
 
 /** What the replay of a task whose questions are all answered runs with. */
 export interface TaskReplay {
   /** The task's tool, still registered to run as a task. */
   readonly tool: RegisteredTool;
-  /** The tools/call the task started from, on the transport of the tasks/update that resumes it. */
-  readonly exchange: McpExchange;
+  /** The tools/call the task started from (it runs on the transport of the tasks/update that resumes it). */
+  readonly call: TaskExchangeCall;
   /** The replay session, primed with the task's ledger and answers. */
   readonly session: ReplaySession;
   /** The handler's input, rebuilt from the stored arguments. */
@@ -22,29 +19,20 @@ export interface TaskReplay {
 }
 
 /**
- * Rebuilds a task's call for its replay: `tool` is the task's tool as registered now, `request` the
- * tasks/update exchange, `signal` and `scope` the replay's. Throws (and the task then fails) -32603
- * when the tool is gone or no longer runs as a task, -32602 when the stored arguments no longer
- * validate.
+ * Rebuilds a task's call for its replay, with `tool`, the task's tool as registered now. Throws
+ * (and the task then fails) -32603 when the tool is gone or no longer runs as a task, -32602 when
+ * the stored arguments no longer validate.
  */
-export function taskReplay(
-  record: McpTaskRecord,
-  tool: RegisteredTool | undefined,
-  request: McpExchange,
-  signal: AbortSignal,
-  scope: TaskCallScope,
-  progress: TaskProgressRecorder,
-  mrtr: MrtrEngine,
-): TaskReplay {
+export function taskReplay(record: McpTaskRecord, tool: RegisteredTool | undefined, mrtr: MrtrEngine): TaskReplay {
   if (!tool || tool.taskSupport === undefined) {
     throw new McpError(-32603, `The tool ${record.tool} of this task is no longer available`);
   }
-  const exchange = new TaskExchange(request, signal, scope, progress, {
+  const call: TaskExchangeCall = {
     method: McpMethod.ToolsCall,
     params: { name: record.tool, arguments: record.arguments },
     protocolVersion: record.protocolVersion,
     clientCapabilities: record.clientCapabilities,
-  });
+  };
   const session = mrtr.resume(
     {
       method: McpMethod.ToolsCall,
@@ -58,7 +46,7 @@ export function taskReplay(
   );
   // The stored arguments are shared and frozen: a handler gets its own copy, as on its first run.
   const input = tool.validate ? validatedInput(tool, record.arguments) : structuredClone(record.arguments);
-  return { tool, exchange, session, input };
+  return { tool, call, session, input };
 }
 
 /** The DTO-validated input of a resumed task; arguments that no longer validate fail the task. */
