@@ -38,6 +38,24 @@ export default tseslint.config(
     },
   },
   {
+    // Other libraries through their public entries only (issue 24): a deep path is an internal that
+    // a minor release may move, and class-transformer's deep paths can load a second metadata storage.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(@nestjs/[^/]+|class-transformer|class-validator|@nestjs/throttler|ioredis|jose|passport)/.+',
+              message: "Import the library's public entry, not one of its files.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

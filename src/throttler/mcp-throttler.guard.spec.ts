@@ -1,6 +1,5 @@
-import type { ExecutionContext } from '@nestjs/common';
+import type { ArgumentsHost, ExecutionContext, Type } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
 import { SkipThrottle, Throttle, type ThrottlerModuleOptions, ThrottlerStorageService } from '@nestjs/throttler';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { MCP_RATE_LIMITED } from './mcp-rate-limited.exception.js';
@@ -36,10 +35,46 @@ function exchange(name: string, userAgent?: string): McpExchange {
   } as unknown as McpExchange;
 }
 
+/** The context Nest builds for an MCP handler: `[input, exchange]`, of type `'mcp'` (made by hand, not Nest's internal class). */
+class HandlerContext implements ExecutionContext {
+  constructor(
+    private readonly args: unknown[],
+    private readonly type: Type,
+    private readonly handler: (...args: never[]) => unknown,
+    private readonly kind: string,
+  ) {}
+  getClass<T>(): Type<T> {
+    return this.type as Type<T>;
+  }
+  getHandler(): (...args: never[]) => unknown {
+    return this.handler;
+  }
+  getArgs<T extends unknown[]>(): T {
+    return this.args as T;
+  }
+  getArgByIndex<T>(index: number): T {
+    return this.args[index] as T;
+  }
+  getType<T extends string>(): T {
+    return this.kind as T;
+  }
+  switchToRpc(): ReturnType<ArgumentsHost['switchToRpc']> {
+    return { getData: () => this.args[0], getContext: () => this.args[1] } as ReturnType<ArgumentsHost['switchToRpc']>;
+  }
+  switchToHttp(): ReturnType<ArgumentsHost['switchToHttp']> {
+    return {
+      getRequest: () => this.args[0],
+      getResponse: () => this.args[1],
+      getNext: () => this.args[2],
+    } as ReturnType<ArgumentsHost['switchToHttp']>;
+  }
+  switchToWs(): ReturnType<ArgumentsHost['switchToWs']> {
+    return { getClient: () => this.args[0], getData: () => this.args[1] } as ReturnType<ArgumentsHost['switchToWs']>;
+  }
+}
+
 function contextOf(method: keyof Tools, ex: McpExchange, type = 'mcp'): ExecutionContext {
-  const context = new ExecutionContextHost([{}, ex], Tools, Tools.prototype[method]);
-  context.setType(type);
-  return context;
+  return new HandlerContext([{}, ex], Tools, Tools.prototype[method], type);
 }
 
 async function guardWith(options: ThrottlerModuleOptions, storage = new ThrottlerStorageService()) {
@@ -116,9 +151,7 @@ class Decorated {
 }
 
 function decoratedContext(ex: McpExchange): ExecutionContext {
-  const context = new ExecutionContextHost([{}, ex], Decorated, Decorated.prototype.shared);
-  context.setType('mcp');
-  return context;
+  return new HandlerContext([{}, ex], Decorated, Decorated.prototype.shared, 'mcp');
 }
 
 describe("McpThrottlerGuard through throttler's own canActivate", () => {
