@@ -11,6 +11,8 @@ export {
   type ResolvedMcpOptions,
 } from './mcp.options.js';
 export type { McpLimitsOptions } from './core/mcp-limits.options.js';
+export type { McpServerOptions } from './core/mcp-server.options.js';
+export type { McpHttpOptions } from './transport/http/mcp-http.options.js';
 export type { McpProtocolEra } from './protocol/protocol-era.js';
 export {
   INTEGRATION_ACCESS_POLICY,
