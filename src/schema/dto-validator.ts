@@ -1,7 +1,8 @@
 import { plainToInstance, type ClassTransformOptions } from 'class-transformer';
-import { validateSync, type ValidationError, type ValidatorOptions } from 'class-validator';
+import { getMetadataStorage, validateSync, type ValidationError, type ValidatorOptions } from 'class-validator';
 import { DtoDefinitionError } from './dto-definition.error.js';
 import { dtoModel } from './dto-metadata.js';
+import { compileFlatDtoCheck } from './flat-dto.check.js';
 
 /**
  * The outcome of validating raw arguments against a DTO: the DTO instance, or one readable line
@@ -40,6 +41,12 @@ const validators = new WeakMap<Function, DtoValidatorFn>();
  * stricter than class-validator alone: a nested DTO without `@IsOptional()`, or a property with
  * only `@McpProperty()`, must be present (`host: host is required`).
  *
+ * A flat DTO (only `@IsOptional()`, `@ValidateIf()`, `@IsNumber()`, `@IsInt()`, `@IsString()`,
+ * `@IsBoolean()`, see `compileFlatDtoCheck`) gets a check compiled at startup that builds the same
+ * instance and reports the same lines without running class-transformer and class-validator per
+ * call (a kept speed-up: bench/RESULTS.md, "Issue 24"); any other DTO is validated by the two
+ * libraries as described.
+ *
  * Asynchronous validators are not supported: `validateSync` silently skips them, which would let
  * invalid input through, so a DTO (or nested DTO) that has one is refused here instead.
  *
@@ -71,6 +78,19 @@ function buildValidator(dto: Function): DtoValidatorFn {
   // validate simply accepts (and, like whitelist would, drops) whatever was sent.
   if (dtoModel(dto).properties.length === 0) {
     return (raw) => checkShape(raw) ?? { ok: true, value: new cls() };
+  }
+  // Exactly the rules validateSync() applies without groups (see dtoModel).
+  const rules = getMetadataStorage().getTargetValidationMetadatas(dto, undefined as unknown as string, false, false);
+  const flat = compileFlatDtoCheck(dto, rules);
+  if (flat) {
+    return (raw) => {
+      const notAnObject = checkShape(raw);
+      if (notAnObject) return notAnObject;
+      const instance = flat.instantiate(raw ?? {});
+      const found = flat.violations(instance);
+      addMissing(instance, dto, '', found);
+      return found.length === 0 ? { ok: true, value: instance } : { ok: false, violations: found };
+    };
   }
   return (raw) => {
     const notAnObject = checkShape(raw);

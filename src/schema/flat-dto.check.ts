@@ -1,0 +1,172 @@
+import { copiesPlainly } from './class-transformer-metadata.js';
+import { getMetadataStorage, ValidationTypes } from 'class-validator';
+import type { ValidationRule } from './dto-metadata.js';
+
+/**
+ * What validating one flat DTO instance with class-validator amounts to, decided once per class:
+ * the instance is built and checked without class-transformer and class-validator on the hot path.
+ * @internal
+ */
+export interface FlatDtoCheck {
+  /** A new instance holding what `plainToInstance` + `validateSync({ whitelist })` would leave in it. */
+  instantiate(raw: object): object;
+  /** class-validator's violation lines for `instance` (`a: a must be a number ...`), in its order. */
+  violations(instance: object): string[];
+}
+
+/** One built-in type check of class-validator: the predicate it applies and its default message. */
+interface TypeCheck {
+  readonly test: (value: unknown) => boolean;
+  readonly message: string;
+}
+
+// The built-in decorators a flat DTO may use, with the predicates class-validator 0.14/0.15 applies
+// (IsNumber only with its default options). Each is also checked against the decorator's own
+// validator at startup (PROBES below), so a custom decorator that reuses one of these names, or a
+// class-validator release that changes one, falls back to class-validator itself.
+const TYPE_CHECKS: Readonly<Record<string, (value: unknown) => boolean>> = {
+  isNumber: (value) => typeof value === 'number' && Number.isFinite(value),
+  isInt: (value) => typeof value === 'number' && Number.isInteger(value),
+  isString: (value) => typeof value === 'string' || value instanceof String,
+  isBoolean: (value) => typeof value === 'boolean' || value instanceof Boolean,
+};
+
+const PROBES: readonly unknown[] = [
+  0,
+  1,
+  -7,
+  1.5,
+  2 ** 53,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  Number.NEGATIVE_INFINITY,
+  '',
+  '1',
+  'true',
+  true,
+  false,
+  null,
+  undefined,
+  {},
+  [],
+  [1],
+  new String('x'),
+  new Boolean(false),
+  new Number(1),
+];
+
+interface PropertyCheck {
+  readonly name: string;
+  /** The `@IsOptional()` / `@ValidateIf()` conditions: all must hold for the checks to run. */
+  readonly conditions: readonly ((object: object, value: unknown) => boolean)[];
+  readonly checks: readonly TypeCheck[];
+}
+
+/**
+ * The compiled check for `dto` when it is flat and uses only what the check reproduces exactly,
+ * else `undefined` (validate with class-transformer + class-validator as before).
+ *
+ * Flat means: every class-validator rule is `@IsOptional()`/`@ValidateIf()`, `@Allow()` (which
+ * `@McpProperty()` adds) or one of `@IsNumber()`
+ * (default options), `@IsInt()`, `@IsString()`, `@IsBoolean()`, without `each`, groups, `always`,
+ * a custom message or context, each property has at least one of those type checks (so only
+ * primitives pass, which class-transformer copies unchanged), and class-transformer has no
+ * `@Expose`/`@Exclude`/`@Type`/`@Transform` on the class and no accessor shadows a property.
+ * @internal
+ */
+export function compileFlatDtoCheck(dto: Function, rules: readonly ValidationRule[]): FlatDtoCheck | undefined {
+  if (rules.length === 0) return undefined;
+  // class-validator's own grouping, so the properties come in exactly its order.
+  const grouped = getMetadataStorage().groupByPropertyName(rules as ValidationRule[]);
+  if (!copiesPlainly(dto, Object.keys(grouped))) return undefined;
+  const properties: PropertyCheck[] = [];
+  for (const name of Object.keys(grouped)) {
+    const property = compileProperty(dto, name, grouped[name] ?? []);
+    if (!property) return undefined;
+    properties.push(property);
+  }
+  const names = new Set(properties.map((p) => p.name));
+  const cls = dto as new () => object;
+  return {
+    instantiate(raw) {
+      const instance = new cls() as Record<string, unknown>;
+      // whitelist: what the constructor set on a property without rules is stripped.
+      for (const key of Object.keys(instance)) if (!names.has(key)) delete instance[key];
+      const source = raw as Record<string, unknown>;
+      for (const { name } of properties) {
+        if (Object.prototype.propertyIsEnumerable.call(source, name)) instance[name] = source[name];
+      }
+      return instance;
+    },
+    violations(instance) {
+      const out: string[] = [];
+      const record = instance as Record<string, unknown>;
+      for (const property of properties) {
+        const value = record[property.name];
+        if (!property.conditions.every((condition) => condition(instance, value))) continue;
+        for (const check of property.checks) {
+          if (!check.test(value)) out.push(`${property.name}: ${check.message}`);
+        }
+      }
+      return out;
+    },
+  };
+}
+
+function compileProperty(dto: Function, name: string, rules: readonly ValidationRule[]): PropertyCheck | undefined {
+  if (name in (dto.prototype as object)) return undefined;
+  const storage = getMetadataStorage();
+  const conditions: ((object: object, value: unknown) => boolean)[] = [];
+  const checks: TypeCheck[] = [];
+  const seen = new Set<string>();
+  for (const rule of rules) {
+    if (!plainRule(rule)) return undefined;
+    // `@Allow()` (also set by `@McpProperty()`) only keeps the property through the whitelist.
+    if (rule.type === ValidationTypes.WHITELIST) continue;
+    if (rule.type === ValidationTypes.CONDITIONAL_VALIDATION) {
+      const condition: unknown = rule.constraints?.[0];
+      if (typeof condition !== 'function') return undefined;
+      conditions.push(condition as (object: object, value: unknown) => boolean);
+      continue;
+    }
+    if (rule.type !== ValidationTypes.CUSTOM_VALIDATION || rule.constraintCls === undefined) return undefined;
+    const constraints = storage.getTargetValidatorConstraints(rule.constraintCls);
+    const constraint = constraints[0];
+    if (constraints.length !== 1 || !constraint || constraint.async) return undefined;
+    const test = TYPE_CHECKS[constraint.name];
+    // Two failures of one constraint name share one entry in class-validator's report.
+    if (!test || seen.has(constraint.name) || !defaultOptions(constraint.name, rule)) return undefined;
+    seen.add(constraint.name);
+    const validator = constraint.instance as {
+      validate(value: unknown, args: object): unknown;
+      defaultMessage?(args: object): string;
+    };
+    const args = { targetName: dto.name, property: name, object: {}, value: undefined, constraints: rule.constraints };
+    if (PROBES.some((probe) => validator.validate(probe, { ...args, value: probe }) !== test(probe))) return undefined;
+    const template = typeof validator.defaultMessage === 'function' ? validator.defaultMessage(args) : '';
+    const message = template.replace(/\$property/g, name);
+    if (message.includes('$')) return undefined;
+    checks.push({ test, message });
+  }
+  return checks.length > 0 ? { name, conditions, checks } : undefined;
+}
+
+function plainRule(rule: ValidationRule): boolean {
+  return (
+    !rule.each &&
+    !rule.always &&
+    (rule.groups === undefined || rule.groups.length === 0) &&
+    rule.message === undefined &&
+    rule.context === undefined &&
+    (rule as { validateIf?: unknown }).validateIf === undefined
+  );
+}
+
+/** `@IsNumber()` reads its options (NaN, infinities, decimal places); the predicate assumes none. */
+function defaultOptions(name: string, rule: ValidationRule): boolean {
+  if (name !== 'isNumber') return true;
+  const options: unknown = rule.constraints?.[0];
+  return (
+    options === undefined || (typeof options === 'object' && options !== null && Object.keys(options).length === 0)
+  );
+}
