@@ -147,13 +147,14 @@ describe('McpHandlerFactory', () => {
   });
 
   describe('with nothing bound (no guard, interceptor, filter or parameter decorator anywhere)', () => {
-    it("runs the method through Nest's pipeline, built once when the handler is created", async () => {
+    it('runs the method, with the pipeline built once when the handler is created', async () => {
       app = await appWith(Plain);
       const create = jest.spyOn(app.get(ExternalContextCreator), 'create');
       const handler = app.get(McpHandlerFactory).create(app.get(Plain), 'value');
       await expect(handler.invoke({ n: 1 }, exchange)).resolves.toBe(2);
       await expect(handler.invoke({ n: 2 }, exchange)).resolves.toBe(3);
-      expect(create).toHaveBeenCalledTimes(1);
+      // Nothing is bound: the method is called directly, no pipeline is built (see the next tests).
+      expect(create).not.toHaveBeenCalled();
     });
 
     it('awaits a method that returns a promise, failures included', async () => {
@@ -183,11 +184,66 @@ describe('McpHandlerFactory', () => {
       expect(logged()).toBe(1);
     });
 
-    it("turns the signal into the call's sealed round (our interceptor is attached whatever is bound)", async () => {
+    it("turns the signal into the call's sealed round, as our interceptor does on the pipeline", async () => {
       app = await appWith(Plain);
       const round: InputRequiredResult = { resultType: 'input_required', inputRequests: {}, requestState: 'sealed' };
       const handler = app.get(McpHandlerFactory).create(app.get(Plain), 'asks');
       await expect(mcpCallScope.run(scopeSealing(round), () => handler.invoke({}, exchange))).resolves.toBe(round);
+    });
+
+    it('is called without the pipeline while nothing is bound, and through it with a global enhancer', async () => {
+      const pipelineRuns = async (globals: { guard?: CanActivate }) => {
+        app = await appWith(Plain, [], globals);
+        const creator = app.get(ExternalContextCreator);
+        const create = creator.create.bind(creator);
+        let runs = 0;
+        jest.spyOn(creator, 'create').mockImplementation((...args: Parameters<typeof creator.create>) => {
+          const run = create(...args);
+          return (...callArgs: unknown[]) => {
+            runs++;
+            return run(...callArgs);
+          };
+        });
+        await app
+          .get(McpHandlerFactory)
+          .create(app.get(Plain), 'value')
+          .invoke({ n: 1 }, exchange)
+          .catch(() => undefined);
+        jest.restoreAllMocks();
+        await app.close();
+        app = undefined;
+        return runs;
+      };
+      expect(await pipelineRuns({})).toBe(0);
+      expect(await pipelineRuns({ guard: new Deny() })).toBe(1);
+    });
+
+    it('logs a failure the way the pipeline does (once, under ExceptionsHandler, the error itself)', async () => {
+      const thrown = (through: 'direct' | 'pipeline') => async () => {
+        app = await appWith(
+          Plain,
+          [],
+          through === 'pipeline' ? { interceptor: { intercept: (_context, next) => next.handle() } } : {},
+        );
+        const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+        await app
+          .get(McpHandlerFactory)
+          .create(app.get(Plain), 'fails')
+          .invoke({}, exchange)
+          .catch(() => undefined);
+        const logged = error.mock.calls.filter(
+          (_, i) => (error.mock.contexts[i] as { context?: string }).context === 'ExceptionsHandler',
+        );
+        jest.restoreAllMocks();
+        await app.close();
+        app = undefined;
+        return logged.map(([first]) => (first instanceof Error ? first.message : first));
+      };
+      const direct = await thrown('direct')();
+      expect(direct).toEqual(['boom']);
+      // With a global interceptor the pipeline runs, and Nest's own handler logs: the same line.
+      const viaPipeline = await thrown('pipeline')();
+      expect(viaPipeline).toEqual(direct);
     });
 
     it("leaves the method's own metadata as it was", async () => {

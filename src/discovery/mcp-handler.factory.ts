@@ -1,5 +1,15 @@
-import { Injectable, type InjectionToken, UseFilters, UseInterceptors } from '@nestjs/common';
-import { type ContextId, ContextIdFactory, ExternalContextCreator, ModuleRef } from '@nestjs/core';
+import {
+  Injectable,
+  type InjectionToken,
+  IntrinsicException,
+  Logger,
+  UseFilters,
+  UseInterceptors,
+} from '@nestjs/common';
+import { ApplicationConfig, type ContextId, ContextIdFactory, ExternalContextCreator, ModuleRef } from '@nestjs/core';
+import { isObservable, lastValueFrom } from 'rxjs';
+import { isInputRequired } from '../mrtr/exceptions/input-required.exception.js';
+import { mcpCallScope } from '../mrtr/mcp-call.scope.js';
 import { ROUTE_ARGS_METADATA } from '../decorators/mcp-metadata.constants.js';
 import { INPUT_REQUIRED_FILTER } from '../mrtr/input-required.filter.js';
 import { INPUT_REQUIRED_INTERCEPTOR } from '../mrtr/input-required.interceptor.js';
@@ -7,6 +17,7 @@ import type { McpExchange } from '../protocol/mcp-exchange.js';
 import type { McpHandler } from './mcp-handler.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import type { McpRequestContext } from './mcp-request-context.js';
+import { declaresEnhancers, hasGlobalEnhancers } from './nest-enhancers.js';
 
 /** The ExecutionContext type our handlers run under: `context.getType() === 'mcp'`. */
 export const MCP_CONTEXT_TYPE = 'mcp';
@@ -27,10 +38,15 @@ export interface ContextualProvider {
 
 /**
  * Wraps a provider method so it runs through Nest's enhancer pipeline exactly as a route does
- * (global and local guards, interceptors, pipes, filters), whatever is bound: the pipeline alone
- * decides what applies. Singletons are wrapped once at bootstrap; contextual providers are
- * resolved per call through a context id, with `REQUEST` injecting the call's
- * {@link McpRequestContext}.
+ * (global and local guards, interceptors, pipes, filters). Singletons are wrapped once at
+ * bootstrap; contextual providers are resolved per call through a context id, with `REQUEST`
+ * injecting the call's {@link McpRequestContext}.
+ *
+ * A kept speed-up (bench/RESULTS.md, "Issue 24"): a singleton's method that declares no enhancer
+ * (see `declaresEnhancers`) is called directly when the application has no global one either
+ * (decided when the handler is created, as Nest builds its pipeline then), with what the pipeline
+ * would do around it: an Observable resolved, the signal sealed
+ * as our interceptor does, any other error logged as Nest's external exception handler logs it.
  */
 @Injectable()
 export class McpHandlerFactory {
@@ -39,6 +55,7 @@ export class McpHandlerFactory {
   constructor(
     private readonly externalContextCreator: ExternalContextCreator,
     private readonly moduleRef: ModuleRef,
+    private readonly config: ApplicationConfig,
   ) {}
 
   create(instance: object, methodName: string, contextual?: ContextualProvider): McpHandler {
@@ -51,8 +68,11 @@ export class McpHandlerFactory {
         invoke: (input, exchange) => this.invokeInContext(contextual, callback, methodName, input, exchange),
       };
     }
-    const run = this.pipeline(instance, callback, methodName);
-    return { ...handler, invoke: (input, exchange) => run(input, exchange) };
+    // Decided from what the pipeline is built from, when it is built: both see the same enhancers.
+    if (declaresEnhancers(instance, method, methodName) || hasGlobalEnhancers(this.config)) {
+      return { ...handler, invoke: this.pipeline(instance, callback, methodName) };
+    }
+    return { ...handler, invoke: (input, exchange) => callDirectly(instance, method, input, exchange) };
   }
 
   /** Nest's enhancer pipeline around `callback`, for one instance (and, for a contextual one, its context). */
@@ -118,4 +138,26 @@ function callbackFor(instance: object, methodName: string, method: Method): Meth
   UseFilters(INPUT_REQUIRED_FILTER)(instance, methodName, descriptor);
   UseInterceptors(INPUT_REQUIRED_INTERCEPTOR)(instance, methodName, descriptor);
   return callback;
+}
+
+const exceptionsLogger = new Logger('ExceptionsHandler');
+
+/**
+ * What Nest's pipeline does around a method when nothing is bound, without its layers: the method
+ * with the call's arguments, an Observable resolved to its last value; the signal turned into the
+ * sealed round (as our interceptor does), and any other error logged once under
+ * `ExceptionsHandler` (as Nest's external exception handler does) and handed on.
+ */
+async function callDirectly(instance: object, method: Method, input: unknown, exchange: McpExchange): Promise<unknown> {
+  try {
+    const value = await method.call(instance, input, exchange);
+    return isObservable(value) ? await lastValueFrom(value) : value;
+  } catch (error) {
+    const scope = mcpCallScope.getStore();
+    if (isInputRequired(error) && scope) return scope.seal(error);
+    if (error instanceof Error && !(error instanceof IntrinsicException) && !isInputRequired(error)) {
+      exceptionsLogger.error(error);
+    }
+    throw error;
+  }
 }
