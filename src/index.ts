@@ -86,7 +86,7 @@ export type { McpTaskError, McpTaskRecord, McpTaskStatus } from './task-store/mc
 export { TASKS_EXTENSION, type McpTaskCreation, type McpTaskSupport } from './protocol/task-support.js';
 export { McpTaskQuotaExceededException, type McpTaskQuotaLimit } from './task-store/task-quota-exceeded.exception.js';
 export type { McpTaskCallerCount, McpTaskQuota } from './task-store/mcp-task.quota.js';
-export { McpPrincipalSource, AnonymousPrincipalSource } from './core/mcp-principal.source.js';
+export { McpPrincipalSource, AnonymousPrincipalSource, type McpPrincipalRequest } from './core/mcp-principal.source.js';
 export * from './mrtr/exceptions/index.js';
 export { InputRequiredInterceptor } from './mrtr/input-required.interceptor.js';
 

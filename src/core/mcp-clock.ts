@@ -1,6 +1,6 @@
 /**
- * The time source of the requestState TTL checks. A token: replace it (e.g. with a fixed clock in
- * tests, or a monotonic-corrected one) without touching the codec.
+ * The module's time source (requestState and session lifetimes, task timestamps). Internal: not
+ * exported from the package; a test replaces it with `overrideProvider(McpClock)`.
  */
 export abstract class McpClock {
   /** Milliseconds since the Unix epoch. */

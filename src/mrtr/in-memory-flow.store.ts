@@ -1,4 +1,4 @@
-import { McpClock } from '../core/mcp-clock.js';
+import { McpClock, SystemClock } from '../core/mcp-clock.js';
 import { type FlowClaim, McpFlowStore } from './mcp-flow.store.js';
 
 interface Running {
@@ -24,7 +24,7 @@ export class InMemoryFlowStore extends McpFlowStore {
   private readonly entries = new Map<string, Running | Recorded>();
 
   constructor(
-    private readonly clock: McpClock,
+    private readonly clock: McpClock = new SystemClock(),
     private readonly maxEntries = 10_000,
   ) {
     super();

@@ -2,8 +2,8 @@ import type { RequestStatePayload } from './request-state.payload.js';
 
 /**
  * Turns the flow's state into the opaque `requestState` string the client echoes back, and back.
- * A token: the default is {@link AesGcmRequestStateCodec}; provide another (e.g. backed by a KMS)
- * to replace it.
+ * Internal (not exported from the package): the module's one implementation is
+ * {@link AesGcmRequestStateCodec}, configured by `McpModule.forRoot({ mrtr })`.
  *
  * `open` must establish that the token is genuine, readable by this format version, not larger
  * than allowed and not expired (per round and per flow), throwing `InvalidRequestStateException`

@@ -1,6 +1,6 @@
 import { McpError } from '../protocol/mcp.error.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
-import type { McpClock } from '../core/mcp-clock.js';
+import { type McpClock, SystemClock } from '../core/mcp-clock.js';
 import { frozenJson } from './frozen-json.js';
 import type { McpTaskCallerCount, McpTaskQuota } from './mcp-task.quota.js';
 import { isTerminal, type McpTaskRecord } from './mcp-task.record.js';
@@ -27,7 +27,7 @@ export class InMemoryTaskStore extends McpTaskStore {
   private readonly byCaller = new Map<string, Set<string>>();
 
   constructor(
-    private readonly clock: McpClock,
+    private readonly clock: McpClock = new SystemClock(),
     private readonly maxTasks = 10_000,
   ) {
     super();
