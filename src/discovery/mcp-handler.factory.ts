@@ -17,7 +17,7 @@ import type { McpExchange } from '../protocol/mcp-exchange.js';
 import type { McpHandler } from './mcp-handler.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import type { McpRequestContext } from './mcp-request-context.js';
-import { declaresEnhancers, hasGlobalEnhancers } from './nest-enhancers.js';
+import { declaresEnhancers, hasGlobalEnhancers, mayBeIntercepted } from './nest-enhancers.js';
 
 /** The ExecutionContext type our handlers run under: `context.getType() === 'mcp'`. */
 export const MCP_CONTEXT_TYPE = 'mcp';
@@ -60,7 +60,7 @@ export class McpHandlerFactory {
 
   create(instance: object, methodName: string, contextual?: ContextualProvider): McpHandler {
     const method = (instance as Record<string, unknown>)[methodName] as Method;
-    const callback = callbackFor(instance, methodName, method);
+    const callback = callbackFor(instance, methodName, method, mayBeIntercepted(instance, method, this.config));
     const handler = { handlerClass: instance.constructor, handlerName: methodName };
     if (contextual) {
       return {
@@ -123,10 +123,10 @@ export class McpHandlerFactory {
  *   last declared first): a guard that asks for input raises the signal outside every interceptor,
  *   and the filter hands it on before an application filter sees it;
  * - our interceptor, the innermost one (method-level interceptors run inside global and class
- *   ones, in declaration order): it turns the signal into the sealed round, so the application's
- *   interceptors see a result, never the signal.
+ *   ones, in declaration order), when an interceptor of the application may wrap the method: it
+ *   turns the signal into the sealed round, so those see a result, never the signal.
  */
-function callbackFor(instance: object, methodName: string, method: Method): Method {
+function callbackFor(instance: object, methodName: string, method: Method, intercepted: boolean): Method {
   const callback = function (this: unknown, ...args: unknown[]): unknown {
     return method.apply(this, args);
   };
@@ -136,7 +136,10 @@ function callbackFor(instance: object, methodName: string, method: Method): Meth
   }
   const descriptor: TypedPropertyDescriptor<Method> = { value: callback };
   UseFilters(INPUT_REQUIRED_FILTER)(instance, methodName, descriptor);
-  UseInterceptors(INPUT_REQUIRED_INTERCEPTOR)(instance, methodName, descriptor);
+  // Without an interceptor of the application nobody could see the signal, and the replay engine
+  // seals the round itself: ours would only add an rxjs pipeline per call (kept, measured:
+  // bench/RESULTS.md, "Issue 24").
+  if (intercepted) UseInterceptors(INPUT_REQUIRED_INTERCEPTOR)(instance, methodName, descriptor);
   return callback;
 }
 

@@ -1,7 +1,7 @@
 import { UseFilters, UseGuards, UseInterceptors, UsePipes, type CanActivate } from '@nestjs/common';
 import { ApplicationConfig } from '@nestjs/core';
 import { McpArgs } from '../decorators/mcp-param.decorators.js';
-import { declaresEnhancers, hasGlobalEnhancers } from './nest-enhancers.js';
+import { declaresEnhancers, hasGlobalEnhancers, mayBeIntercepted } from './nest-enhancers.js';
 
 class Allow implements CanActivate {
   canActivate(): boolean {
@@ -41,6 +41,14 @@ describe('the enhancers a handler may have (read through Nest’s public decorat
 
   it('a guard on the class counts for its methods', () => {
     expect(declaresEnhancers(new GuardedClass(), GuardedClass.prototype.plain, 'plain')).toBe(true);
+  });
+
+  it('an interceptor of the application may wrap a method: its own, its class’s or a global one', () => {
+    const config = new ApplicationConfig();
+    expect(mayBeIntercepted(handlers, Handlers.prototype.intercepted, config)).toBe(true);
+    expect(mayBeIntercepted(handlers, Handlers.prototype.guarded, config)).toBe(false);
+    config.addGlobalInterceptor(interceptor as never);
+    expect(mayBeIntercepted(handlers, Handlers.prototype.guarded, config)).toBe(true);
   });
 
   it('global enhancers are seen', () => {

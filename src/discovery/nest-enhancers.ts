@@ -36,11 +36,21 @@ class ProbeFilter implements ExceptionFilter {
   catch(): void {}
 }
 
-const ENHANCER_KEYS = [
-  keyWrittenBy(UseGuards(ProbeGuard)),
-  keyWrittenBy(UseInterceptors(ProbeInterceptor)),
-  keyWrittenBy(UseFilters(ProbeFilter)),
-];
+const INTERCEPTORS_KEY = keyWrittenBy(UseInterceptors(ProbeInterceptor));
+const ENHANCER_KEYS = [keyWrittenBy(UseGuards(ProbeGuard)), INTERCEPTORS_KEY, keyWrittenBy(UseFilters(ProbeFilter))];
+
+/**
+ * Whether an interceptor of the application may wrap the method: one on the method or its class, or
+ * a global one. Our own interceptor exists only so that those see a result instead of the signal.
+ */
+export function mayBeIntercepted(instance: object, method: object, config: ApplicationConfig): boolean {
+  return (
+    declared(INTERCEPTORS_KEY, method) ||
+    declared(INTERCEPTORS_KEY, instance.constructor) ||
+    config.getGlobalInterceptors().length > 0 ||
+    config.getGlobalRequestInterceptors().length > 0
+  );
+}
 
 /**
  * Whether the method or its class declares a guard, an interceptor, an exception filter or a
