@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import { toCallToolResult, toolErrorResult } from '../calls/tool-result.normalizer.js';
+import type { CallToolResult } from '../protocol/wire-types.js';
 import type { McpCallOutcome } from '../mrtr/mrtr.engine.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import { McpError } from '../protocol/mcp.error.js';
@@ -39,7 +40,7 @@ export class TaskEndingRecorder {
   /** A completed handler completes the task; one that asked for input parks it in `input_required`. */
   private async recordOutcome(taskId: string, session: ReplaySession, outcome: McpCallOutcome): Promise<void> {
     if (outcome.kind === 'complete') {
-      await this.end(taskId, { status: 'completed', result: { ...toCallToolResult(outcome.value) } });
+      await this.end(taskId, completedWith(toCallToolResult(outcome.value)));
       return;
     }
     const signal = session.lastInputRequired!;
@@ -75,5 +76,19 @@ function endingOf(error: unknown): TaskEnding {
     return { status: 'failed', statusMessage: message, error: { code, message, ...(data !== undefined && { data }) } };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { status: 'completed', result: { ...toolErrorResult(message || 'Tool failed') } };
+  return completedWith(toolErrorResult(message || 'Tool failed'));
+}
+
+/**
+ * A completed task: its result in the 2026-07-28 shape (a `CallToolResult` with `resultType`, as
+ * the same tool's synchronous answer has), and a status message that says it finished rather than
+ * the last progress report.
+ */
+function completedWith(result: CallToolResult): TaskEnding {
+  const isError = result.isError === true;
+  return {
+    status: 'completed',
+    statusMessage: isError ? 'Completed with a tool error' : 'Completed',
+    result: { ...result, resultType: 'complete' },
+  };
 }

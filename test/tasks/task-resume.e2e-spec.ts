@@ -80,7 +80,7 @@ describe.each(ADAPTERS)('resuming a task, on %s', (adapter) => {
     result(await answer(taskId, 'ada'));
     const done = await pollUntil(server.url, taskId, (t) => t.status === 'completed', 'ada');
     expect(done.result.content).toEqual([{ type: 'text', text: 'Hello Ada' }]);
-    expect(done.statusMessage).toBeUndefined();
+    expect(done.statusMessage).toBe('Completed');
   });
 
   it('fails the task (-32603) when its tool was removed before the last answer; the caller may start another', async () => {

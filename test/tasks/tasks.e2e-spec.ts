@@ -47,6 +47,9 @@ describe.each(ADAPTERS)('Tasks extension (io.modelcontextprotocol/tasks), on %s'
     const done = await pollUntil(server.url, created.taskId, (t) => t.status === 'completed');
     expect(done.result.content).toEqual([{ type: 'text', text: 'Report q3 is ready' }]);
     expect(done.result.isError).toBeUndefined();
+    // The result in the 2026-07-28 shape, as the tool's synchronous answer has it.
+    expect(done.result.resultType).toBe('complete');
+    expect(done.statusMessage).toBe('Completed');
 
     // Task methods go through the dispatcher: audited like any request, the creation with its task id.
     await eventually(() => audited.some((e) => e.method === 'tasks/get' && e.principal === 'app:alice'));
