@@ -347,7 +347,10 @@ describe('@mocapi/nestjs/redis: three nodes behind nginx round robin', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
     });
     expect(ping.status).toBe(503);
-    expect(((await ping.json()) as { error: { code: number } }).error.code).toBe(UNAVAILABLE);
+    const refused = (await ping.json()) as { id: unknown; error: { code: number } };
+    expect(refused.error.code).toBe(UNAVAILABLE);
+    // The refusal carries the request's id in this era too (issue 25).
+    expect(refused.id).toBe(2);
 
     await redis.restart();
     // Each node reconnects by itself (within about a second): `limited` needs Redis for its counter.
