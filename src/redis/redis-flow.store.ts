@@ -63,7 +63,16 @@ export class RedisFlowStore extends McpFlowStore {
     const ttl = this.config.flowClaimTtlMs;
     for (let pause = FIRST_POLL_MS; ; pause = Math.min(pause * 1.5, MAX_POLL_MS)) {
       const token = `${CLAIMED}${randomUUID()}`;
-      const held = await this.redis.run((r) => CLAIM.run(r, [key], [token, ttl]));
+      let sent: Promise<unknown> | undefined;
+      let held: unknown;
+      try {
+        held = await this.redis.run((r) => (sent = CLAIM.run(r, [key], [token, ttl])));
+      } catch (error) {
+        // Given up (Redis hung past commandTimeoutMs): the script may still run when Redis answers,
+        // and a claim nobody holds would make the client's retry wait flowClaimTtlMs. Undo it then.
+        void sent?.then((late) => (late === null ? this.release(key, token) : undefined)).catch(() => undefined);
+        throw error;
+      }
       if (held === null) {
         const renewal = setInterval(
           () => {
@@ -96,6 +105,11 @@ export class RedisFlowStore extends McpFlowStore {
       // The round ran and its answer goes out; only the record is missing (the claim lapses by itself).
       this.logger.warn(`Flow ${flowId}: its completion could not be recorded (${(error as Error).message})`);
     }
+  }
+
+  /** Frees the flow if `token` still holds it. */
+  private async release(key: string, token: string): Promise<void> {
+    await this.redis.run((r) => SETTLE.run(r, [key], [token, '', 0]));
   }
 
   private key(flowId: string): string {

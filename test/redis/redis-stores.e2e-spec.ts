@@ -80,6 +80,25 @@ describe('RedisFlowStore', () => {
     expect(Date.now() - started).toBeLessThan(1500);
     await b.settle('flow-4', undefined, expiresAt);
   });
+
+  it('a claim whose request gave up while Redis hung does not block the retry once Redis wakes', async () => {
+    // A long claim lifetime: without the undo, the retry would wait the whole minute.
+    const long = resolveMcpRedisOptions({ connection: redis.url, flowClaimTtlMs: 60_000 });
+    const a = new RedisFlowStore(await connect(), long);
+    const b = new RedisFlowStore(await connect(), long);
+    const expiresAt = Date.now() + 120_000;
+    redis.pause();
+    try {
+      // The claim is sent, Redis answers nothing, the request gives up after commandTimeoutMs.
+      await expect(a.claim('flow-5', expiresAt)).rejects.toBeInstanceOf(McpUnavailableException);
+    } finally {
+      redis.resume();
+    }
+    // Redis works off the queued claim when it wakes: the store undoes it, so the retry runs.
+    const retry = await Promise.race([b.claim('flow-5', expiresAt), delay(5000, 'still waiting')]);
+    expect(retry).toEqual({ kind: 'run' });
+    await b.settle('flow-5', undefined, expiresAt);
+  });
 });
 
 describe('RedisThrottlerStorage', () => {

@@ -16,6 +16,10 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Starts it again on the same port (empty: nothing was persisted). */
   restart(): Promise<void>;
+  /** Freezes it (SIGSTOP): connections stay open, nothing is answered, commands queue up. */
+  pause(): void;
+  /** Lets a frozen server run again (SIGCONT): it works off what queued up. */
+  resume(): void;
 }
 
 /** Sends PING over a raw socket; true on +PONG. */
@@ -62,5 +66,12 @@ export async function startRedis(): Promise<RedisServer> {
     await exited;
   };
   await launch();
-  return { port, url: `redis://127.0.0.1:${port}`, stop, restart: launch };
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    stop,
+    restart: launch,
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
+  };
 }
