@@ -43,8 +43,13 @@ describe('resolveMcpOptions: eras and the 2025-era leg', () => {
 });
 
 describe('resolveMcpOptions: tasks', () => {
-  it('keeps a task an hour and suggests polling every second by default', () => {
-    expect(resolveMcpOptions(BASE).tasks).toEqual({ ttlMs: 3_600_000, pollIntervalMs: 1000, maxTasks: 10_000 });
+  it('keeps a task an hour, suggests polling every second and leases running tasks for 30 s by default', () => {
+    expect(resolveMcpOptions(BASE).tasks).toEqual({
+      ttlMs: 3_600_000,
+      pollIntervalMs: 1000,
+      maxTasks: 10_000,
+      leaseMs: 30_000,
+    });
     expect(resolveMcpOptions({ ...BASE, tasks: { ttlMs: 60_000 } }).tasks.ttlMs).toBe(60_000);
   });
 

@@ -68,6 +68,6 @@ export class TasksMethods implements McpMethodGroup {
     }
     // Counted per task once it is known to be the caller's: an unknown id costs no counter.
     if (this.limiter) await this.limiter.check(exchange);
-    return record;
+    return this.runner.current(record);
   }
 }

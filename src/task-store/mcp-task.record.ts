@@ -72,6 +72,12 @@ export interface McpTaskRecord {
   result?: Record<string, unknown>;
   /** The protocol error (status `failed`). */
   error?: McpTaskError;
+  /**
+   * While its handler runs (status `working`), ms epoch until which the node running it vouches for
+   * it: that node renews it every third of `tasks.leaseMs`. Past it, the node is taken as gone and
+   * the next read fails the task.
+   */
+  leaseExpiresAt?: number;
 }
 
 const NO_ARGUMENTS: Record<string, unknown> = Object.freeze({});

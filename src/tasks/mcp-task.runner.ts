@@ -23,7 +23,7 @@ import { type TaskMode, taskModeOf } from './task-mode.js';
 import { TaskProgressRecorder } from './task-progress.recorder.js';
 import { TaskRecordWriter } from './task-record.writer.js';
 import { type TaskReplay, taskReplay } from './task-replay.js';
-import { answeredRecord, cancelledRecord } from './task-transitions.js';
+import { abandonedRecord, answeredRecord, cancelledRecord, leasedRecord } from './task-transitions.js';
 
 /**
  * Runs tools as tasks (the `io.modelcontextprotocol/tasks` extension): creates the task in the
@@ -53,7 +53,9 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
   private readonly writer = new TaskRecordWriter(this.store, this.events, this.clock);
   private readonly progress = new TaskProgressRecorder(this.writer, this.logger);
   private readonly endings = new TaskEndingRecorder(this.writer, this.limits.maxTaskPayloadBytes, this.logger);
-  private readonly running = new RunningTaskTracker(this.clock);
+  private readonly running = new RunningTaskTracker(this.clock, Math.max(1, Math.floor(this.tasks.leaseMs / 3)), (id) =>
+    this.renewLease(id),
+  );
   private unsubscribe: (() => void) | undefined;
 
   /** A `tasks/cancel` served by another node (heard through a shared bus) aborts the handler here. */
@@ -120,6 +122,38 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
     );
     // Back to `working`: its last question was just answered.
     if (answered?.status === 'working') this.resume(answered, request);
+  }
+
+  /**
+   * The task as a client should see it now: a running task whose node stopped vouching for it
+   * (its lease lapsed: the node was killed or lost) is failed first, by whichever node reads it.
+   */
+  async current(record: McpTaskRecord): Promise<McpTaskRecord> {
+    const nowMs = this.clock.now();
+    if (record.status !== 'working' || record.leaseExpiresAt === undefined || record.leaseExpiresAt >= nowMs) {
+      return record;
+    }
+    const failed = await this.writer.apply(record.taskId, (current, now) => abandonedRecord(current, nowMs, now));
+    return failed ?? (await this.store.get(record.taskId)) ?? record;
+  }
+
+  /**
+   * Vouches for a task this node runs for another `tasks.leaseMs`. Not published (nothing a client
+   * sees changed). A task that ended meanwhile elsewhere (cancelled, or failed as abandoned while
+   * this node could not renew) stops its handler here.
+   */
+  private renewLease(taskId: string): void {
+    const until = this.clock.now() + this.tasks.leaseMs;
+    this.store
+      .update(taskId, (record) => leasedRecord(record, until))
+      .then((stored) => {
+        if (!stored || stored.status !== 'working') this.running.abort(taskId, ended());
+      })
+      .catch((error: unknown) => {
+        this.logger.warn(
+          `Could not renew the lease of task ${taskId}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      });
   }
 
   /** Cancels a live task (a finished one stays as it is) and aborts its handler when it runs here. */

@@ -11,17 +11,37 @@ export class RunningTaskTracker {
   /** Handlers running on this node, by task id. */
   private readonly running = new Map<string, AbortController>();
 
-  constructor(private readonly clock: McpClock) {}
+  constructor(
+    private readonly clock: McpClock,
+    /** How often the node renews the lease of each task it runs (a third of `tasks.leaseMs`). */
+    private readonly renewEveryMs: number,
+    /** Renews the lease of a task this node runs. */
+    private readonly renew: (taskId: string) => void,
+  ) {}
 
-  /** Registers the handler's abort controller for cancellation; the task's TTL aborts it too. */
+  /**
+   * Registers the handler's abort controller for cancellation; the task's TTL aborts it too. Its
+   * lease is renewed now and then every `renewEveryMs` until the handler ends.
+   */
   track(record: McpTaskRecord, controller = new AbortController()): AbortController {
-    this.running.set(record.taskId, controller);
+    const { taskId } = record;
+    this.running.set(taskId, controller);
     const expiry = setTimeout(
       () => controller.abort(new TaskAbortedError('The task outlived its ttlMs', 'timeout')),
       Math.max(0, record.expiresAt - this.clock.now()),
     );
     expiry.unref();
-    controller.signal.addEventListener('abort', () => clearTimeout(expiry), { once: true });
+    this.renew(taskId);
+    const renewal = setInterval(() => this.renew(taskId), this.renewEveryMs);
+    renewal.unref();
+    controller.signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(expiry);
+        clearInterval(renewal);
+      },
+      { once: true },
+    );
     return controller;
   }
 

@@ -2,7 +2,16 @@ import type { RequestStatePayload } from '../mrtr/request-state.payload.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { InputRequest } from '../protocol/wire-types.js';
 import type { McpTaskRecord, McpTaskStatus } from '../task-store/mcp-task.record.js';
-import { answeredRecord, askedRecord, cancelledRecord, endedRecord, progressedRecord } from './task-transitions.js';
+import {
+  abandonedRecord,
+  answeredRecord,
+  askedRecord,
+  cancelledRecord,
+  endedRecord,
+  leasedRecord,
+  NODE_GONE,
+  progressedRecord,
+} from './task-transitions.js';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 const NOW = '2026-01-01T00:00:05.000Z';
@@ -128,5 +137,26 @@ describe('task transitions', () => {
     const frozen = Object.freeze({ ...waiting, inputRequests: Object.freeze({ ...waiting.inputRequests }) });
     expect(() => answeredRecord(frozen, { a: { action: 'accept' } }, 10_000, NOW)).not.toThrow();
     expect(frozen.inputRequests).toEqual({ a: question('A?') });
+  });
+
+  it('lease: a running task is vouched for; any other stays as it is', () => {
+    expect(leasedRecord(task('working'), 9000)).toMatchObject({ status: 'working', leaseExpiresAt: 9000 });
+    for (const status of [...FINISHED, 'input_required' as const])
+      expect(leasedRecord(task(status), 9000)).toBeUndefined();
+  });
+
+  it('abandoned: a running task whose lease lapsed fails, saying its node stopped; one still vouched for stays', () => {
+    const leased = task('working', { leaseExpiresAt: 10_000, statusMessage: 'Step 2 of 3' });
+    expect(abandonedRecord(leased, 10_000, NOW)).toBeUndefined();
+    expect(abandonedRecord(leased, 10_001, NOW)).toMatchObject({
+      status: 'failed',
+      statusMessage: NODE_GONE,
+      error: { code: -32603, message: NODE_GONE },
+      leaseExpiresAt: undefined,
+      lastUpdatedAt: NOW,
+    });
+    expect(abandonedRecord(task('working'), 10_001, NOW)).toBeUndefined();
+    for (const status of FINISHED)
+      expect(abandonedRecord(task(status, { leaseExpiresAt: 1 }), 10_001, NOW)).toBeUndefined();
   });
 });

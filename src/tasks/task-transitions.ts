@@ -95,3 +95,29 @@ export function answeredRecord(
   if (Object.keys(pending).length > 0) return { ...next, inputRequests: pending };
   return { ...next, status: 'working', statusMessage: undefined, inputRequests: undefined, inputKeys: undefined };
 }
+
+/** A running task vouched for until `leaseExpiresAt` by the node running it; any other stays as it is. */
+export function leasedRecord(record: McpTaskRecord, leaseExpiresAt: number): McpTaskRecord | undefined {
+  return record.status === 'working' ? { ...record, leaseExpiresAt } : undefined;
+}
+
+/** What a task whose node stopped vouching for it says. */
+export const NODE_GONE = 'The server node running this task stopped before it finished';
+
+/**
+ * A running task whose lease lapsed at `nowMs` (the node running its handler stopped) ends `failed`;
+ * any other stays as it is.
+ */
+export function abandonedRecord(record: McpTaskRecord, nowMs: number, now: string): McpTaskRecord | undefined {
+  if (record.status !== 'working' || record.leaseExpiresAt === undefined || record.leaseExpiresAt >= nowMs) {
+    return undefined;
+  }
+  return {
+    ...record,
+    status: 'failed',
+    statusMessage: NODE_GONE,
+    error: { code: -32603, message: NODE_GONE },
+    leaseExpiresAt: undefined,
+    lastUpdatedAt: now,
+  };
+}

@@ -12,6 +12,7 @@ import { type RedisServer, startRedis } from '../support/redis-server.js';
 import { openSse, type SseStream } from '../support/sse-stream.js';
 import { MOTD } from './redis-node.module.js';
 import { killNodes, type NodeProcess, startNode } from './redis-nodes.js';
+import { TASK_LEASE_MS } from './redis-node.module.js';
 
 /**
  * Three nodes (child processes) sharing one real redis-server through @mocapi/nestjs/redis, behind a
@@ -294,6 +295,47 @@ describe('@mocapi/nestjs/redis: three nodes behind nginx round robin', () => {
       mcpHeaders('tasks/get', taskId),
     );
     expect(polled.json.result.status).toBe('cancelled');
+  });
+
+  it('SIGKILL of the node running a task: every node then answers it failed, within the lease', async () => {
+    const tasks = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    // A fourth node of its own, so the others stay as the tests after this one expect them.
+    const doomed = await startNode({
+      name: 'node-doomed',
+      redisUrl: redis.url,
+      keyPrefix: 'e2e:',
+      rateLimit: RATE_LIMIT,
+      rateTtlMs: 60_000,
+      flowClaimTtlMs: 3000,
+    });
+    const created = await callTool(nodeUrl(doomed), 'endless_task', {}, { capabilities: tasks });
+    const { taskId } = created.json.result;
+    const get = async (url: string) =>
+      (
+        await post(
+          url,
+          { jsonrpc: '2.0', id: `get-${taskId}`, method: 'tasks/get', params: { taskId, _meta: envelope(tasks) } },
+          mcpHeaders('tasks/get', taskId),
+        )
+      ).json.result;
+    expect(await get(nodeUrl(nodes[0]!))).toMatchObject({ status: 'working' });
+    doomed.child.kill('SIGKILL');
+    const killed = Date.now();
+    let seen: Record<string, unknown> | undefined;
+    while (Date.now() - killed < 10_000) {
+      seen = await get(balancer.url);
+      if (seen?.['status'] !== 'working') break;
+      await delay(100);
+    }
+    expect(seen).toMatchObject({
+      status: 'failed',
+      statusMessage: 'The server node running this task stopped before it finished',
+      error: { code: -32603 },
+    });
+    // Within the lease (TASK_LEASE_MS after the node's last renewal), not the task's ttl of a minute.
+    expect(Date.now() - killed).toBeLessThan(TASK_LEASE_MS + 2000);
+    for (const node of nodes.filter((n) => n.alive()))
+      expect(await get(nodeUrl(node))).toMatchObject({ status: 'failed' });
   });
 
   it('SIGKILL of the node that asked between rounds: the flow completes on the others', async () => {

@@ -26,6 +26,9 @@ export interface RedisNodeSettings {
   readonly flowClaimTtlMs: number;
 }
 
+/** How long a node vouches for a task it runs (`tasks.leaseMs`): short, so a killed node's task fails soon. */
+export const TASK_LEASE_MS = 1500;
+
 export const SHARED_SECRETS = ['redis-multi-node-secret-0123456789-abcdefghijklmnop'];
 export const MOTD = 'test://motd';
 
@@ -165,7 +168,7 @@ export function redisNodeModule(settings: RedisNodeSettings): DynamicModule {
         name: 'redis-multi-node',
         version: '1.0.0',
         mrtr: { secrets: SHARED_SECRETS },
-        tasks: { ttlMs: 60_000, pollIntervalMs: 50 },
+        tasks: { ttlMs: 60_000, pollIntervalMs: 50, leaseMs: TASK_LEASE_MS },
       }),
       redisModule(settings),
       McpThrottlerModule.forRootAsync({
