@@ -43,9 +43,9 @@ const validators = new WeakMap<Function, DtoValidatorFn>();
  *
  * A flat DTO (only `@IsOptional()`, `@ValidateIf()`, `@IsNumber()`, `@IsInt()`, `@IsString()`,
  * `@IsBoolean()`, see `compileFlatDtoCheck`) gets a check compiled at startup that builds the same
- * instance and reports the same lines without running class-transformer and class-validator per
- * call (a kept speed-up: bench/RESULTS.md, "Issue 24"); any other DTO is validated by the two
- * libraries as described.
+ * instance and reports the same lines without running class-validator per call (a kept speed-up:
+ * bench/RESULTS.md, "Issue 24"); class-transformer builds every instance, and any other DTO is
+ * validated by class-validator as described.
  *
  * Asynchronous validators are not supported: `validateSync` silently skips them, which would let
  * invalid input through, so a DTO (or nested DTO) that has one is refused here instead.
@@ -86,7 +86,8 @@ function buildValidator(dto: Function): DtoValidatorFn {
     return (raw) => {
       const notAnObject = checkShape(raw);
       if (notAnObject) return notAnObject;
-      const instance = flat.instantiate(raw ?? {});
+      const instance = plainToInstance(cls, raw ?? {}, TRANSFORM_OPTIONS) as object;
+      flat.whitelist(instance);
       const found = flat.violations(instance);
       addMissing(instance, dto, '', found);
       return found.length === 0 ? { ok: true, value: instance } : { ok: false, violations: found };

@@ -74,15 +74,24 @@ describe('compileFlatDtoCheck', () => {
     expect(compileFlatDtoCheck(Dto, rulesOf(Dto))).toBeUndefined();
   });
 
-  it('falls back when class-transformer decorators rename or transform a property', () => {
+  it('honours class-transformer decorators that rename or transform a property (class-transformer builds the instance)', () => {
     class Renamed {
       @Expose({ name: 'x' }) @IsInt() n!: number;
     }
     class Transformed {
       @Transform(({ value }) => Number(value)) @IsInt() n!: number;
     }
-    expect(compileFlatDtoCheck(Renamed, rulesOf(Renamed))).toBeUndefined();
-    expect(compileFlatDtoCheck(Transformed, rulesOf(Transformed))).toBeUndefined();
+    for (const [dto, raw] of [
+      [Renamed, { x: 5 }],
+      [Renamed, { n: 5 }],
+      [Transformed, { n: '7' }],
+      [Transformed, { n: 'seven' }],
+    ] as const) {
+      const expected = reference(dto, raw);
+      const result = validateDto(dto, raw);
+      expect(result.ok ? [] : result.violations.slice(0, expected.violations.length)).toEqual(expected.violations);
+      if (result.ok) expect(result.value).toEqual(expected.value);
+    }
   });
 
   it('falls back when a property has only a condition (any value would pass and be copied deeply)', () => {

@@ -1,15 +1,15 @@
-import { copiesPlainly } from './class-transformer-metadata.js';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationRule } from './dto-metadata.js';
 
 /**
  * What validating one flat DTO instance with class-validator amounts to, decided once per class:
- * the instance is built and checked without class-transformer and class-validator on the hot path.
+ * the instance (built by class-transformer as ever) is checked without class-validator on the hot
+ * path.
  * @internal
  */
 export interface FlatDtoCheck {
-  /** A new instance holding what `plainToInstance` + `validateSync({ whitelist })` would leave in it. */
-  instantiate(raw: object): object;
+  /** Strips from `instance` what `validateSync({ whitelist })` would: every key without a rule. */
+  whitelist(instance: object): void;
   /** class-validator's violation lines for `instance` (`a: a must be a number ...`), in its order. */
   violations(instance: object): string[];
 }
@@ -69,16 +69,15 @@ interface PropertyCheck {
  * Flat means: every class-validator rule is `@IsOptional()`/`@ValidateIf()`, `@Allow()` (which
  * `@McpProperty()` adds) or one of `@IsNumber()`
  * (default options), `@IsInt()`, `@IsString()`, `@IsBoolean()`, without `each`, groups, `always`,
- * a custom message or context, each property has at least one of those type checks (so only
- * primitives pass, which class-transformer copies unchanged), and class-transformer has no
- * `@Expose`/`@Exclude`/`@Type`/`@Transform` on the class and no accessor shadows a property.
+ * a custom message or context, each property has at least one of those type checks, and no
+ * accessor shadows a property. class-transformer's decorators need no check: the instance checked
+ * is the one `plainToInstance` made.
  * @internal
  */
 export function compileFlatDtoCheck(dto: Function, rules: readonly ValidationRule[]): FlatDtoCheck | undefined {
   if (rules.length === 0) return undefined;
   // class-validator's own grouping, so the properties come in exactly its order.
   const grouped = getMetadataStorage().groupByPropertyName(rules as ValidationRule[]);
-  if (!copiesPlainly(dto, Object.keys(grouped))) return undefined;
   const properties: PropertyCheck[] = [];
   for (const name of Object.keys(grouped)) {
     const property = compileProperty(dto, name, grouped[name] ?? []);
@@ -86,17 +85,10 @@ export function compileFlatDtoCheck(dto: Function, rules: readonly ValidationRul
     properties.push(property);
   }
   const names = new Set(properties.map((p) => p.name));
-  const cls = dto as new () => object;
   return {
-    instantiate(raw) {
-      const instance = new cls() as Record<string, unknown>;
-      // whitelist: what the constructor set on a property without rules is stripped.
-      for (const key of Object.keys(instance)) if (!names.has(key)) delete instance[key];
-      const source = raw as Record<string, unknown>;
-      for (const { name } of properties) {
-        if (Object.prototype.propertyIsEnumerable.call(source, name)) instance[name] = source[name];
-      }
-      return instance;
+    whitelist(instance) {
+      const record = instance as Record<string, unknown>;
+      for (const key of Object.keys(record)) if (!names.has(key)) delete record[key];
     },
     violations(instance) {
       const out: string[] = [];

@@ -62,16 +62,13 @@ describe('nested DTOs in a bundle', () => {
       logLevel: 'silent',
       tsconfigRaw: { compilerOptions: { experimentalDecorators: true, useDefineForClassFields: false } },
     });
-    // One build of class-transformer serves the schema layer; the only file another build may add
-    // is the storage (and its enums) that src/schema/class-transformer-metadata.ts reads (it then sees that its
-    // copy is not the decorators' and answers "cannot tell", so the flat-DTO check stays off).
-    const files = Object.keys(bundle.metafile.inputs).flatMap((input) => {
-      const match = /node_modules\/class-transformer\/([^/]+)\/(.+)$/.exec(input);
-      return match ? [{ build: match[1]!, file: match[2]! }] : [];
-    });
-    const main = files.find((f) => f.file === 'index.js')!.build;
-    const others = files.filter((f) => f.build !== main).map((f) => `${f.build}/${f.file}`);
-    expect(others.every((f) => /^cjs\/(storage|MetadataStorage|enums\/.*)\.js$/.test(f))).toBe(true);
+    const builds = new Set(
+      Object.keys(bundle.metafile.inputs).flatMap((input) => {
+        const match = /node_modules\/class-transformer\/([^/]+)\//.exec(input);
+        return match ? [match[1]] : [];
+      }),
+    );
+    expect(builds.size).toBe(1);
 
     const file = join(dir, `bundle-${mainFields.join('-')}.mjs`);
     writeFileSync(file, bundle.outputFiles[0]!.contents);
@@ -83,7 +80,7 @@ describe('nested DTOs in a bundle', () => {
         required: ['guest'],
       },
       result: { ok: false, violations: ['guest.name: name must be a string'] },
-      // A DTO that looks flat to class-validator but has a @Transform: class-transformer runs.
+      // A flat DTO with a @Transform: the instance checked is class-transformer's.
       flat: { ok: true, value: { word: 'HI' } },
     });
   });
