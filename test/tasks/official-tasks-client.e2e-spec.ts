@@ -11,7 +11,7 @@ import { OfficialClientProbe, officialClientModule } from './official-client.fix
 const CLIENT = fileURLToPath(new URL('./clients/ext-tasks-client.mjs', import.meta.url));
 const run = promisify(execFile);
 
-type Scenario = 'settle' | 'cancel' | 'input' | 'notify';
+type Scenario = 'settle' | 'cancel' | 'input' | 'mute' | 'notify';
 
 async function official(url: string, scenario: Scenario, ...rest: string[]): Promise<Record<string, any>> {
   const { stdout } = await run(process.execPath, [CLIENT, url, scenario, ...rest], { timeout: 20_000 });
@@ -99,6 +99,16 @@ describe.each(ADAPTERS)('the official tasks client (ext-tasks 0.2.2), on %s', (a
     });
   });
 
+  it('fails a task that asks a client which did not declare elicitation, and the client decodes why', async () => {
+    const observed = await official(server.url, 'mute', 'June');
+    expect(observed).toEqual({
+      asked: [],
+      status: 'failed',
+      code: -32021,
+      message: 'The client did not declare a capability this request needs',
+    });
+  });
+
   it('follows notifications/tasks: working, input_required, then completed, for the same task', async () => {
     const observed = await official(quiet.url, 'notify');
     const { taskId } = observed;
@@ -108,7 +118,7 @@ describe.each(ADAPTERS)('the official tasks client (ext-tasks 0.2.2), on %s', (a
     const pushed = observed.pushed.map((n: { status: string }) => n.status);
     expect(changes(pushed)).toEqual(['working', 'input_required', 'working', 'completed']);
     // A finished task does not keep its last progress text.
-    expect(observed.pushed.at(-1).statusMessage).not.toBe('Counting the covers');
+    expect(observed.pushed.at(-1).statusMessage).toBe('Completed');
     // What the package made of it: its task events, in order, and no poll at all (the server
     // suggested one every 10 minutes), so the notifications drove the client to the end.
     expect(firstSeen(observed.seen)).toEqual(['working', 'input_required', 'completed']);

@@ -10,8 +10,10 @@ import {
 } from '@modelcontextprotocol/ext-tasks/client';
 
 const [url, scenario, month = 'March'] = process.argv.slice(2);
-// Form elicitation too: a task's questions reach the client only if it says it can answer them.
-const CAPABILITIES = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } };
+// Form elicitation too: a task's questions reach the client only if it says it can answer them
+// (the `mute` scenario leaves it out).
+const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+const CAPABILITIES = scenario === 'mute' ? TASKS : { ...TASKS, elicitation: { form: {} } };
 
 const client = new Client(
   { name: 'ext-tasks-e2e', version: '1.0.0' },
@@ -107,6 +109,11 @@ const scenarios = {
       status: outcome.status,
       result: resultFromTaskOutcome(outcome),
     };
+  },
+  async mute() {
+    const execution = await session.callTool('publish_report', { month });
+    const { outcome } = await execution.settle();
+    return { asked, status: outcome.status, code: outcome.error?.code, message: outcome.error?.message };
   },
   // The task waits until the host listens for it (then opens its gate): every change after that
   // reaches the client as notifications/tasks.
