@@ -47,7 +47,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(@nestjs/[^/]+|class-transformer|class-validator|@nestjs/throttler|ioredis|jose|passport)/.+',
+              regex: '^(@nestjs/[^/]+|bullmq|class-transformer|class-validator|@nestjs/throttler|ioredis|jose|passport)/.+',
               message: "Import the library's public entry, not one of its files.",
             },
           ],

@@ -24,6 +24,7 @@ export {
   INTEGRATION_REQUEST_OBSERVER,
   INTEGRATION_SESSION_BACKPLANE,
   INTEGRATION_TASK_STORE,
+  INTEGRATION_TASK_EXECUTOR,
 } from './core/mcp.tokens.js';
 
 export { McpTool, type McpToolOptions } from './decorators/mcp-tool.decorator.js';
@@ -82,6 +83,7 @@ export { McpTaskStore } from './task-store/mcp-task.store.js';
 export { TaskAbortedError } from './task-store/task-aborted.error.js';
 export { McpCallAbortedError, isCallAborted, type McpCallAbortReason } from './protocol/mcp-call-aborted.error.js';
 export { InMemoryTaskStore } from './task-store/in-memory-task.store.js';
+export { McpTaskExecutor, InProcessTaskExecutor } from './tasks/mcp-task.executor.js';
 export type { McpTaskError, McpTaskRecord, McpTaskStatus } from './task-store/mcp-task.record.js';
 export { TASKS_EXTENSION, type McpTaskCreation, type McpTaskSupport } from './protocol/task-support.js';
 export { McpTaskQuotaExceededException, type McpTaskQuotaLimit } from './task-store/task-quota-exceeded.exception.js';

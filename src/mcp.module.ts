@@ -37,6 +37,7 @@ import {
   INTEGRATION_PRINCIPAL_SOURCE,
   INTEGRATION_SESSION_BACKPLANE,
   INTEGRATION_TASK_STORE,
+  INTEGRATION_TASK_EXECUTOR,
 } from './core/mcp.tokens.js';
 import { InProcessEventBus } from './events/in-process-event-bus.js';
 import { ListChangeRelay } from './discovery/list-change.relay.js';
@@ -46,6 +47,7 @@ import { McpSessionBackplane } from './legacy/mcp-session.backplane.js';
 import { McpTaskStore } from './task-store/mcp-task.store.js';
 import { InMemoryTaskStore } from './task-store/in-memory-task.store.js';
 import { McpTaskRunner } from './tasks/mcp-task.runner.js';
+import { InProcessTaskExecutor, McpTaskExecutor } from './tasks/mcp-task.executor.js';
 import { McpTaskEvents } from './tasks/mcp-task.events.js';
 import { McpTaskContext } from './tasks/mcp-task.context.js';
 import { TasksMethods } from './methods/tasks.methods.js';
@@ -164,6 +166,7 @@ const seams: Provider[] = [
     INTEGRATION_TASK_STORE,
     (clock, options) => new InMemoryTaskStore(clock, options.tasks.maxTasks),
   ),
+  layered(McpTaskExecutor, (o) => o.taskExecutor, INTEGRATION_TASK_EXECUTOR, () => new InProcessTaskExecutor()),
   {
     provide: McpAccessPolicy,
     useFactory: (integration?: McpAccessPolicy) => integration ?? new AllowAllAccessPolicy(),
@@ -244,6 +247,8 @@ const methodGroups: Provider[] = [
     McpPrincipalSource,
     McpFlowStore,
     McpTaskStore,
+    McpTaskExecutor,
+    McpTaskRunner,
     McpTaskContext,
     McpAuditSink,
     McpEventBus,

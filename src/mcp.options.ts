@@ -2,6 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { McpPrincipalSource } from './core/mcp-principal.source.js';
 import type { McpFlowStore } from './mrtr/mcp-flow.store.js';
 import type { McpTaskStore } from './task-store/mcp-task.store.js';
+import type { McpTaskExecutor } from './tasks/mcp-task.executor.js';
 import type { McpAuditSink } from './telemetry/mcp-audit.sink.js';
 import type { McpEventBus } from './events/mcp-event-bus.js';
 import type { McpSessionBackplane } from './legacy/mcp-session.backplane.js';
@@ -62,6 +63,11 @@ export interface McpModuleOptions extends McpServerOptions, McpHttpOptions {
    */
   taskStore?: Type<McpTaskStore> | McpTaskStore;
   /**
+   * The application's own task executor (where task handlers run): it wins over an integration
+   * module's (`@mocapi/nestjs/bullmq`) and over the in-process default.
+   */
+  taskExecutor?: Type<McpTaskExecutor> | McpTaskExecutor;
+  /**
    * The application's own audit sink (one event per finished request): it wins over an integration
    * module's and over the default, which logs each event at debug level.
    */
@@ -91,6 +97,7 @@ export interface ResolvedMcpOptions extends ResolvedMcpServerOptions, ResolvedMc
   readonly principalSource?: Type<McpPrincipalSource> | McpPrincipalSource;
   readonly flowStore?: Type<McpFlowStore> | McpFlowStore;
   readonly taskStore?: Type<McpTaskStore> | McpTaskStore;
+  readonly taskExecutor?: Type<McpTaskExecutor> | McpTaskExecutor;
   readonly auditSink?: Type<McpAuditSink> | McpAuditSink;
   readonly eventBus?: Type<McpEventBus> | McpEventBus;
   readonly sessionBackplane?: Type<McpSessionBackplane> | McpSessionBackplane;
@@ -110,6 +117,7 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
     principalSource: o.principalSource,
     flowStore: o.flowStore,
     taskStore: o.taskStore,
+    taskExecutor: o.taskExecutor,
     auditSink: o.auditSink,
     eventBus: o.eventBus,
     sessionBackplane: o.sessionBackplane,

@@ -40,6 +40,14 @@ export const INTEGRATION_FLOW_STORE = Symbol.for('mocapi:integration-flow-store'
  */
 export const INTEGRATION_TASK_STORE = Symbol.for('mocapi:integration-task-store');
 /**
+ * Integration slot for the `McpTaskExecutor` that runs task handlers (e.g. a BullMQ queue, so a task
+ * outlives its node). An application's own `taskExecutor` option wins; with neither, handlers run in
+ * process on the node that took the call.
+ *
+ * @publicApi
+ */
+export const INTEGRATION_TASK_EXECUTOR = Symbol.for('mocapi:integration-task-executor');
+/**
  * Integration slot for one `McpRequestObserver` that watches every MCP request. It runs in addition
  * to the audit sink and to every provider marked `@McpObserver()` (the way to register several,
  * e.g. `McpOpenTelemetryModule`'s and the application's own); this slot's observer is outermost.

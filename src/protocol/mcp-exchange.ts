@@ -2,9 +2,14 @@ import type { IncomingMessage } from 'node:http';
 import type { JsonRpcId, JsonRpcNotification } from './json-rpc.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from './wire-types.js';
 
-/** Where a request came from. Handlers reach the raw HTTP request through it (guards, auth). */
+/**
+ * Where a request came from. Handlers reach the raw HTTP request through it (guards, auth). `queue`:
+ * the handler of a task runs from a task queue's job, on whichever node took it, with no request.
+ */
 export type McpTransportInfo =
-  { readonly kind: 'http'; readonly request: IncomingMessage } | { readonly kind: 'stdio' };
+  | { readonly kind: 'http'; readonly request: IncomingMessage }
+  | { readonly kind: 'stdio' }
+  | { readonly kind: 'queue' };
 
 /**
  * One JSON-RPC request as the server sees it, after the `_meta` envelope was checked.

@@ -78,6 +78,11 @@ export interface McpTaskRecord {
    * the next read fails the task.
    */
   leaseExpiresAt?: number;
+  /**
+   * Set once the task was handed to a durable executor (a queue, which runs it again elsewhere when
+   * its node dies): its lapsed lease then fails it no more.
+   */
+  queued?: true;
 }
 
 const NO_ARGUMENTS: Record<string, unknown> = Object.freeze({});

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { MrtrCallRunner } from '../calls/mrtr-call.runner.js';
 import { McpClock } from '../core/mcp-clock.js';
 import { MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
@@ -14,6 +21,8 @@ import { McpTaskStore } from '../task-store/mcp-task.store.js';
 import { MCP_TASKS_OPTIONS, type ResolvedMcpTasksOptions } from '../task-store/mcp-tasks.options.js';
 import { TaskAbortedError } from '../task-store/task-aborted.error.js';
 import { McpTaskEvents } from './mcp-task.events.js';
+import { McpTaskExecutor } from './mcp-task.executor.js';
+import { queuedTaskExchange } from './queued-task.exchange.js';
 import { RunningTaskTracker } from './running-task.tracker.js';
 import { checkTaskCall, newTaskRecord, type TaskCall } from './task-call.js';
 import { StartableTaskScope, type TaskCallScope, taskCallScope, taskScope } from './task-call.scope.js';
@@ -27,16 +36,18 @@ import { abandonedRecord, answeredRecord, cancelledRecord, leasedRecord } from '
 
 /**
  * Runs tools as tasks (the `io.modelcontextprotocol/tasks` extension): creates the task in the
- * {@link McpTaskStore}, runs the handler in the background on this node, and records how it ended.
- * A handler that asks for input parks its task in `input_required` with the pending questions and
- * the replay ledger; `tasks/update` answers resume it by replaying the handler with that ledger
- * (the same replay engine and ledger rules as a multi round-trip retry). Cancellation aborts the
- * handler's signal, also when another node served the `tasks/cancel` and a shared event bus told
- * this one. Running work stays on the node that started it (there is no queue): a node shutting
- * down aborts its running tasks. How a record changes is in task-transitions.ts.
+ * {@link McpTaskStore}, hands it to the {@link McpTaskExecutor} (by default: runs the handler in the
+ * background on this node; with a queue: on whichever node's worker takes the job, through
+ * {@link execute}), and records how it ended. A handler that asks for input parks its task in
+ * `input_required` with the pending questions and the replay ledger; `tasks/update` answers resume
+ * it by replaying the handler with that ledger (the same replay engine and ledger rules as a multi
+ * round-trip retry). Cancellation aborts the handler's signal, also when another node served the
+ * `tasks/cancel` and a shared event bus told this one. A node shutting down aborts its running
+ * in-process tasks and records their endings before the application closes its connections. How a
+ * record changes is in task-transitions.ts.
  */
 @Injectable()
-export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
+export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger('McpTasks');
 
   constructor(
@@ -48,6 +59,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
     private readonly events: McpTaskEvents,
     @Inject(MCP_TASKS_OPTIONS) private readonly tasks: ResolvedMcpTasksOptions,
     @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
+    private readonly executor: McpTaskExecutor,
   ) {}
 
   private readonly writer = new TaskRecordWriter(this.store, this.events, this.clock);
@@ -57,6 +69,8 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
     this.renewLease(id),
   );
   private unsubscribe: (() => void) | undefined;
+  /** Endings being recorded: shutdown waits for them before the application closes its stores. */
+  private readonly recording = new Set<Promise<void>>();
 
   /** A `tasks/cancel` served by another node (heard through a shared bus) aborts the handler here. */
   onModuleInit(): void {
@@ -67,7 +81,17 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.unsubscribe?.();
-    this.running.abortAll(new TaskAbortedError('The server is shutting down', 'shutdown'));
+    this.running.abortAll(shutdown());
+  }
+
+  /** Waits (at most 5 s) for the endings of the handlers just aborted to be written. */
+  async beforeApplicationShutdown(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(this.recording),
+      new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_RECORDING_MS))),
+    ]);
+    clearTimeout(timer);
   }
 
   /** Whether any registered tool can run as a task (the extension is then advertised). */
@@ -83,8 +107,8 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
   /** Creates the task and starts the whole handler in the background; resolves to the stored task. */
   async startImmediately(call: TaskCall): Promise<McpTaskRecord> {
     checkTaskCall(call, this.limits.maxTaskPayloadBytes);
-    const record = await this.create(call);
-    this.launch(record, call.exchange, call);
+    const record = await this.create(call, true);
+    await this.submit(record, () => this.launch(record, call.exchange, call));
     return record;
   }
 
@@ -117,11 +141,12 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
    */
   async answer(record: McpTaskRecord, responses: Record<string, Record<string, unknown>>, request: McpExchange) {
     const max = this.limits.maxTaskPayloadBytes;
-    const answered = await this.writer.apply(record.taskId, (current, now) =>
-      answeredRecord(current, responses, max, now),
-    );
+    const answered = await this.writer.apply(record.taskId, (current, now) => {
+      const next = answeredRecord(current, responses, max, now);
+      return next && this.queuedIfDurable(next);
+    });
     // Back to `working`: its last question was just answered.
-    if (answered?.status === 'working') this.resume(answered, request);
+    if (answered?.status === 'working') await this.resume(answered, request);
   }
 
   /**
@@ -133,6 +158,8 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
     if (record.status !== 'working' || record.leaseExpiresAt === undefined || record.leaseExpiresAt >= nowMs) {
       return record;
     }
+    // A durable executor runs it again elsewhere: its lease only says nobody runs it right now.
+    if (record.queued) return record;
     const failed = await this.writer.apply(record.taskId, (current, now) => abandonedRecord(current, nowMs, now));
     return failed ?? (await this.store.get(record.taskId)) ?? record;
   }
@@ -160,15 +187,81 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
   async cancel(record: McpTaskRecord): Promise<void> {
     await this.writer.apply(record.taskId, cancelledRecord);
     this.running.abort(record.taskId, cancelled());
+    await this.executor.cancel(record);
   }
 
-  /** Stores the task; the store refuses it past the caller's quotas or its own bound. */
-  private async create(call: TaskCall): Promise<McpTaskRecord> {
+  /**
+   * Fails a live task that its executor gave up on (e.g. a queue job that stalled too often): -32603
+   * with `message`. A task that ended meanwhile keeps its ending. Never rejects (a store that is down
+   * is logged).
+   */
+  async abandon(taskId: string, message: string): Promise<void> {
+    await this.endings.fail(taskId, new McpError(-32603, message));
+  }
+
+  /**
+   * Runs the handler of a stored `working` task from the top, on this node: what a queue's worker
+   * calls for a job (the task id). It replays with the answers the record keeps, in an exchange of
+   * its own (no request: `transport.kind` is `queue`), and records how it ended, except when
+   * `interrupt` aborts first (the worker is closing) or the node shuts down: the handler is then
+   * aborted, its ending dropped, and the task stays `working` for the queue to hand to another node.
+   * Resolves to what became of the run.
+   */
+  async execute(taskId: string, interrupt: AbortSignal): Promise<QueuedRunEnd> {
+    const record = await this.store.get(taskId);
+    if (!record || record.status !== 'working') return 'skipped';
+    let replay: TaskReplay;
+    try {
+      replay = taskReplay(record, this.tools.get(record.tool), this.mrtr);
+    } catch (error) {
+      await this.endings.fail(taskId, error instanceof McpError ? error : McpError.internal());
+      return 'ended';
+    }
+    const controller = this.running.track(record);
+    const stop = () => controller.abort(shutdown());
+    interrupt.addEventListener('abort', stop, { once: true });
+    if (interrupt.aborted) stop();
+    const interrupted = new Promise<'interrupted'>((resolve) =>
+      controller.signal.addEventListener('abort', () => {
+        if (isShutdown(controller.signal.reason)) resolve('interrupted');
+      }),
+    );
+    const scope = taskScope(taskId);
+    const exchange = new TaskExchange(queuedTaskExchange(record, controller.signal), controller.signal, scope, this.progress, replay.call);
+    const run = this.invoke(replay, exchange, scope);
+    const finished = this.record(
+      this.endings.settle(taskId, replay.session, run, () => !isShutdown(controller.signal.reason)),
+    ).then(async () => {
+      this.running.release(taskId, controller, ended());
+      const stored = await this.store.get(taskId).catch(() => undefined);
+      return stored?.status === 'input_required' ? ('parked' as const) : ('ended' as const);
+    });
+    try {
+      return await Promise.race([finished, interrupted]);
+    } finally {
+      interrupt.removeEventListener('abort', stop);
+    }
+  }
+
+  /**
+   * Stores the task; the store refuses it past the caller's quotas or its own bound. `submitted`:
+   * it goes to the executor at once (it is not a task its handler starts while running here).
+   */
+  private async create(call: TaskCall, submitted = false): Promise<McpTaskRecord> {
     const { ttlMs, pollIntervalMs } = this.tasks;
     const { maxRunningTasksPerCaller: maxRunning, maxStoredTasksPerCaller: maxStored } = this.limits;
-    const record = newTaskRecord(call, randomUUID(), this.clock.now(), ttlMs, pollIntervalMs);
+    const created = newTaskRecord(call, randomUUID(), this.clock.now(), ttlMs, pollIntervalMs);
+    // A task created to be submitted (not one a handler starts while it goes on here) is marked now.
+    const record = submitted ? this.queuedIfDurable(created) : created;
     await this.store.create(record, { maxRunning, maxStored });
     return record;
+  }
+
+  /** A task about to be handed to the executor, marked when that one recovers lost tasks. */
+  private queuedIfDurable(record: McpTaskRecord): McpTaskRecord {
+    return this.executor.recoversLostTasks && record.status === 'working' && !record.queued
+      ? { ...record, queued: true }
+      : record;
   }
 
   /** Runs the handler under the task's scope, through the same call runner as a plain tools/call. */
@@ -182,7 +275,26 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
    * then releases its controller (only its own: a replay may already run under a new one).
    */
   private follow(taskId: string, controller: AbortController, session: ReplaySession, run: Promise<McpCallOutcome>) {
-    void this.endings.settle(taskId, session, run).finally(() => this.running.release(taskId, controller, ended()));
+    void this.record(this.endings.settle(taskId, session, run)).finally(() =>
+      this.running.release(taskId, controller, ended()),
+    );
+  }
+
+  /** Keeps an ending being written in view of shutdown until it is written. */
+  private record(recording: Promise<void>): Promise<void> {
+    this.recording.add(recording);
+    return recording.finally(() => this.recording.delete(recording));
+  }
+
+  /** Hands a task to the executor; a task it refuses fails, and the request gets the refusal. */
+  private async submit(record: McpTaskRecord, runHere: () => void): Promise<void> {
+    try {
+      await this.executor.submit(record, runHere);
+    } catch (error) {
+      const refusal = error instanceof McpError ? error : McpError.internal();
+      await this.endings.fail(record.taskId, refusal);
+      throw refusal;
+    }
   }
 
   /**
@@ -196,17 +308,37 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy {
     this.follow(record.taskId, controller, run.session, this.invoke(run, exchange, scope));
   }
 
-  /** Replays the handler of a task whose questions are all answered, in the background. */
-  private resume(record: McpTaskRecord, request: McpExchange): void {
-    let replay: TaskReplay;
-    try {
-      replay = taskReplay(record, this.tools.get(record.tool), this.mrtr);
-    } catch (error) {
-      void this.endings.fail(record.taskId, error instanceof McpError ? error : McpError.internal());
-      return;
-    }
-    this.launch(record, request, replay, replay.call);
+  /** Hands a task whose questions are all answered to the executor, which replays its handler. */
+  private async resume(record: McpTaskRecord, request: McpExchange): Promise<void> {
+    await this.submit(record, () => {
+      let replay: TaskReplay;
+      try {
+        replay = taskReplay(record, this.tools.get(record.tool), this.mrtr);
+      } catch (error) {
+        void this.endings.fail(record.taskId, error instanceof McpError ? error : McpError.internal());
+        return;
+      }
+      this.launch(record, request, replay, replay.call);
+    });
   }
+}
+
+/**
+ * What became of a queued run ({@link McpTaskRunner.execute}): the task `ended` (completed, failed
+ * or cancelled), `parked` in `input_required`, was `interrupted` (handed back: it is still
+ * `working`), or `skipped` (it was no longer `working`, or is gone).
+ */
+export type QueuedRunEnd = 'ended' | 'parked' | 'interrupted' | 'skipped';
+
+/** How long shutdown waits for the endings of aborted handlers to be written. */
+const SHUTDOWN_RECORDING_MS = 5000;
+
+function shutdown(): TaskAbortedError {
+  return new TaskAbortedError('The server is shutting down', 'shutdown');
+}
+
+function isShutdown(reason: unknown): boolean {
+  return reason instanceof TaskAbortedError && reason.reason === 'shutdown';
 }
 
 /** What runs: the handler of `tool` with `input`, in its replay `session`. */

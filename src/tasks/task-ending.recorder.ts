@@ -21,13 +21,19 @@ export class TaskEndingRecorder {
   ) {}
 
   /**
-   * Records how `run`, the task's handler, ended. Never rejects: an ending that cannot be written
-   * (the store is down) is logged.
+   * Records how `run`, the task's handler, ended, unless `keep` says by then that its ending must be
+   * dropped (a queued run handed back). Never rejects: an ending that cannot be written (the store
+   * is down) is logged.
    */
-  async settle(taskId: string, session: ReplaySession, run: Promise<McpCallOutcome>): Promise<void> {
+  async settle(
+    taskId: string,
+    session: ReplaySession,
+    run: Promise<McpCallOutcome>,
+    keep: () => boolean = () => true,
+  ): Promise<void> {
     const recorded = run.then(
-      (outcome) => this.recordOutcome(taskId, session, outcome),
-      (error: unknown) => this.recordError(taskId, error),
+      (outcome) => (keep() ? this.recordOutcome(taskId, session, outcome) : undefined),
+      (error: unknown) => (keep() ? this.recordError(taskId, error) : undefined),
     );
     await this.logged(taskId, recorded);
   }

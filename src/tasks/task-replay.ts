@@ -19,7 +19,8 @@ export interface TaskReplay {
 }
 
 /**
- * Rebuilds a task's call for its replay, with `tool`, the task's tool as registered now. Throws
+ * Rebuilds a task's call for its replay (or, for a queued task that never asked anything, its first
+ * run), with `tool`, the task's tool as registered now. Throws
  * (and the task then fails) -32603 when the tool is gone or no longer runs as a task, -32602 when
  * the stored arguments no longer validate.
  */
@@ -33,17 +34,18 @@ export function taskReplay(record: McpTaskRecord, tool: RegisteredTool | undefin
     protocolVersion: record.protocolVersion,
     clientCapabilities: record.clientCapabilities,
   };
-  const session = mrtr.resume(
-    {
-      method: McpMethod.ToolsCall,
-      target: record.tool,
-      arguments: record.arguments,
-      inputResponses: record.answers ?? {},
-      clientCapabilities: record.clientCapabilities,
-      principal: record.owner,
-    },
-    record.replay!,
-  );
+  const resumed = {
+    method: McpMethod.ToolsCall,
+    target: record.tool,
+    arguments: record.arguments,
+    inputResponses: record.answers ?? {},
+    clientCapabilities: record.clientCapabilities,
+    principal: record.owner,
+  };
+  // A task that never asked anything has no ledger: a queued run then starts it afresh.
+  const session = record.replay
+    ? mrtr.resume(resumed, record.replay)
+    : mrtr.begin({ ...resumed, requestState: undefined });
   // The stored arguments are shared and frozen: a handler gets its own copy, as on its first run.
   const input = tool.validate ? validatedInput(tool, record.arguments) : structuredClone(record.arguments);
   return { tool, call, session, input };

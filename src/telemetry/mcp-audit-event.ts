@@ -1,3 +1,4 @@
+import type { McpTransportInfo } from '../protocol/mcp-exchange.js';
 import type { JsonRpcId } from '../protocol/json-rpc.js';
 import type { McpRequestOutcome } from './mcp-request-trace.js';
 
@@ -11,7 +12,8 @@ export interface McpAuditEvent {
   readonly time: string;
   /** How long it took to answer, in ms. */
   readonly durationMs: number;
-  readonly transport: 'http' | 'stdio';
+  /** What the request arrived on (`queue` is the kind of a queued task's run, which is not audited). */
+  readonly transport: McpTransportInfo['kind'];
   /** `modern` (2026-07-28) or `legacy` (a 2025-era session, `initialize` included). */
   readonly era: 'modern' | 'legacy';
   /** Negotiated or claimed revision; absent when the request was refused before it was read. */

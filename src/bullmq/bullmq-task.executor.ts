@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import type { McpTaskRecord } from '../task-store/mcp-task.record.js';
+import { McpTaskExecutor } from '../tasks/mcp-task.executor.js';
+import { McpTaskQueueConnection } from './task-queue.connection.js';
+import { McpTaskQueueFullException } from './task-queue-full.exception.js';
+
+/**
+ * Runs task handlers as BullMQ jobs: a task ready to run (new, or with every question answered)
+ * becomes a job that any node's worker takes ({@link TaskQueueWorker}); the job carries the task's
+ * id, the record the rest. One job per round of a task: a round's id is the task id and the number of
+ * questions issued so far, so a round is queued once however often it is submitted.
+ *
+ * @publicApi
+ */
+@Injectable()
+export class BullmqTaskExecutor extends McpTaskExecutor {
+  readonly recoversLostTasks = true;
+
+  constructor(private readonly connection: McpTaskQueueConnection) {
+    super();
+  }
+
+  async submit(task: McpTaskRecord): Promise<void> {
+    const { queue, config } = this.connection;
+    if ((await queue.count()) >= config.maxQueuedTasks) throw new McpTaskQueueFullException(config.maxQueuedTasks);
+    await queue.add(
+      task.tool,
+      { taskId: task.taskId, tool: task.tool },
+      {
+        jobId: jobIdOf(task),
+        // Infrastructure failures (the store unreachable mid-run) are tried again; a handler's own
+        // ending is recorded by the task, never retried by the queue.
+        attempts: 3,
+        backoff: { type: 'exponential', delay: 1000 },
+        removeOnComplete: true,
+        removeOnFail: true,
+      },
+    );
+  }
+
+  /** Removes the task's waiting job; a running one stops through the cancellation every node hears. */
+  async cancel(task: McpTaskRecord): Promise<void> {
+    const job = await this.connection.queue.getJob(jobIdOf(task));
+    if (job && (await job.isWaiting())) await job.remove().catch(() => undefined);
+  }
+}
+
+/** The job of the task's current round. */
+function jobIdOf(task: McpTaskRecord): string {
+  return `${task.taskId}.${task.issuedKeys?.length ?? 0}`;
+}

@@ -1,0 +1,11 @@
+/**
+ * `@mocapi/nestjs/bullmq`: task handlers as BullMQ jobs that any node's worker takes, so a task
+ * outlives its node (a restart, a crash, a deploy). Needs the optional peers `bullmq` and `ioredis`,
+ * and a task store every node shares (`@mocapi/nestjs/redis`).
+ */
+export { McpTaskQueueModule } from './mcp-task-queue.module.js';
+export type { McpTaskQueueOptionsFactory } from './mcp-task-queue.module-definition.js';
+export type { McpTaskQueueOptions } from './mcp-task-queue.options.js';
+export { McpTaskQueueConnection } from './task-queue.connection.js';
+export { BullmqTaskExecutor } from './bullmq-task.executor.js';
+export { McpTaskQueueFullException } from './task-queue-full.exception.js';

@@ -1,0 +1,86 @@
+import type { Redis, RedisOptions } from 'ioredis';
+
+/**
+ * Options of `McpTaskQueueModule.forRoot` / `forRootAsync`: either `connection` (the module opens
+ * and closes its connections) or `client` (the application's ioredis client, made with
+ * `maxRetriesPerRequest: null` as BullMQ requires; the module leaves it open).
+ *
+ * @publicApi
+ */
+export interface McpTaskQueueOptions {
+  /** ioredis options, or a `redis://` URL, for the connections this module opens. */
+  connection?: RedisOptions | string;
+  /** An ioredis client the application already has. */
+  client?: Redis;
+  /** The BullMQ queue of this server's tasks. Default `mcp-tasks`. */
+  queueName?: string;
+  /** BullMQ's key prefix, so several servers can share one Redis. Default `bull`. */
+  prefix?: string;
+  /** How many task handlers one node runs at once. Default 4. */
+  concurrency?: number;
+  /** At most this many handlers of a tool at once on one node, by tool name (within `concurrency`). */
+  toolConcurrency?: Readonly<Record<string, number>>;
+  /**
+   * At most this many tasks wait in the queue; a task call past it is refused with -32051
+   * (HTTP 503, `Retry-After`) and nothing runs. Default 10000.
+   */
+  maxQueuedTasks?: number;
+  /**
+   * How long a node's hold on a running job lasts without renewal (BullMQ's `lockDuration`; renewed
+   * every half of it). A job whose node died is taken by another node within about `lockMs` +
+   * `stalledCheckMs`. Default 10000 ms.
+   */
+  lockMs?: number;
+  /** How often each node looks for jobs whose node died (BullMQ's `stalledInterval`). Default 5000 ms. */
+  stalledCheckMs?: number;
+  /**
+   * How often one task may lose its node before the queue gives up on it (BullMQ's
+   * `maxStalledCount`); the task then fails with -32603. Default 5.
+   */
+  maxNodeLosses?: number;
+}
+
+/** Options after defaults. */
+export interface ResolvedMcpTaskQueueOptions {
+  readonly connection?: RedisOptions | string;
+  readonly client?: Redis;
+  readonly queueName: string;
+  readonly prefix: string;
+  readonly concurrency: number;
+  readonly toolConcurrency: Readonly<Record<string, number>>;
+  readonly maxQueuedTasks: number;
+  readonly lockMs: number;
+  readonly stalledCheckMs: number;
+  readonly maxNodeLosses: number;
+}
+
+const POSITIVE = ['concurrency', 'maxQueuedTasks', 'lockMs', 'stalledCheckMs', 'maxNodeLosses'] as const;
+
+/** Applies the defaults; throws at startup, naming every wrong option. */
+export function resolveMcpTaskQueueOptions(options: McpTaskQueueOptions): ResolvedMcpTaskQueueOptions {
+  const problems: string[] = [];
+  if ((options.connection === undefined) === (options.client === undefined)) {
+    problems.push('exactly one of `connection` (ioredis options or a URL) and `client` is needed');
+  }
+  const resolved: ResolvedMcpTaskQueueOptions = {
+    connection: options.connection,
+    client: options.client,
+    queueName: options.queueName ?? 'mcp-tasks',
+    prefix: options.prefix ?? 'bull',
+    concurrency: options.concurrency ?? 4,
+    toolConcurrency: options.toolConcurrency ?? {},
+    maxQueuedTasks: options.maxQueuedTasks ?? 10_000,
+    lockMs: options.lockMs ?? 10_000,
+    stalledCheckMs: options.stalledCheckMs ?? 5000,
+    maxNodeLosses: options.maxNodeLosses ?? 5,
+  };
+  for (const key of POSITIVE) {
+    if (!Number.isInteger(resolved[key]) || resolved[key] < 1) problems.push(`${key} must be a positive integer`);
+  }
+  for (const [tool, limit] of Object.entries(resolved.toolConcurrency)) {
+    if (!Number.isInteger(limit) || limit < 1) problems.push(`toolConcurrency.${tool} must be a positive integer`);
+  }
+  if (resolved.queueName.includes(':')) problems.push('queueName must not contain ":"');
+  if (problems.length > 0) throw new Error(`McpTaskQueueModule: ${problems.join('; ')}`);
+  return resolved;
+}

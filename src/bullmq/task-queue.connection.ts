@@ -1,0 +1,44 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { MCP_TASK_QUEUE_CONFIG } from './mcp-task-queue.module-definition.js';
+import type { ResolvedMcpTaskQueueOptions } from './mcp-task-queue.options.js';
+
+/** What a job of the task queue carries: the task (its record holds the rest) and its tool. */
+export interface TaskJobData {
+  readonly taskId: string;
+  readonly tool: string;
+}
+
+/**
+ * The module's Redis connection and its BullMQ {@link Queue} of tasks. It closes last, when the
+ * application shuts down (after the worker handed its running jobs back and the HTTP server
+ * answered its last requests), so every write of a shutdown reaches Redis.
+ *
+ * @publicApi
+ */
+@Injectable()
+export class McpTaskQueueConnection implements OnApplicationShutdown {
+  /** The connection this module's queue and worker share (BullMQ duplicates it for blocking reads). */
+  readonly redis: Redis;
+  readonly queue: Queue<TaskJobData>;
+  private readonly ownsRedis: boolean;
+
+  constructor(@Inject(MCP_TASK_QUEUE_CONFIG) readonly config: ResolvedMcpTaskQueueOptions) {
+    this.ownsRedis = config.client === undefined;
+    // BullMQ needs commands that wait for a reconnect rather than fail (`maxRetriesPerRequest: null`).
+    this.redis =
+      config.client ??
+      (typeof config.connection === 'string'
+        ? new Redis(config.connection, { maxRetriesPerRequest: null })
+        : new Redis({ ...config.connection, maxRetriesPerRequest: null }));
+    this.queue = new Queue<TaskJobData>(config.queueName, { connection: this.redis, prefix: config.prefix });
+    // Outages are reported by the worker and by the requests that need Redis; no unhandled 'error'.
+    this.queue.on('error', () => undefined);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue.close().catch(() => undefined);
+    if (this.ownsRedis) await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
