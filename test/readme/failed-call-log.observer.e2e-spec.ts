@@ -10,9 +10,9 @@ import { FailedCallLog } from './failed-call-log.observer.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-describe('the README observer (OpenTelemetry section)', () => {
+describe('the observer of docs/observability.md', () => {
   it('is the code block of "Your own observers", exactly (but for the import path)', () => {
-    const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+    const readme = readFileSync(`${ROOT}docs/observability.md`, 'utf8');
     const block = /```ts\n(\/\/ failed-call-log\.observer\.ts\n[\s\S]*?)```/.exec(readme)?.[1];
     const file = readFileSync(`${ROOT}test/readme/failed-call-log.observer.ts`, 'utf8');
     expect(block?.replace("from '@mocapi/nestjs';", "from '../../src/index.js';")).toBe(file);

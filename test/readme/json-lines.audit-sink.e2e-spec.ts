@@ -17,9 +17,9 @@ class EchoTools {
   }
 }
 
-describe('the README JSON-lines audit sink', () => {
+describe('the JSON-lines audit sink of docs/observability.md', () => {
   it('is the code block of "Audit events", exactly (but for the import path)', () => {
-    const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+    const readme = readFileSync(`${ROOT}docs/observability.md`, 'utf8');
     const start = readme.indexOf('## Audit events');
     const section = readme.slice(start, readme.indexOf('\n## ', start + 3));
     const block = /```ts\n(\/\/ json-lines\.audit-sink\.ts\n[\s\S]*?)```/.exec(section)?.[1];

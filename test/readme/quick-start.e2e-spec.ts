@@ -6,7 +6,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { freePort } from '../support/free-port.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const APP = join(ROOT, 'test/readme/.generated');
+const APP = join(ROOT, 'test/readme/.generated/quick-start');
 const REGISTER = join(ROOT, 'test/stdio/swc-register.mjs');
 
 /** The `// src/<file>.ts` code blocks of the README's Quick start, exactly as written there. */
@@ -22,6 +22,15 @@ function quickStartFiles(): Map<string, string> {
     if (name) files.set(name, code!);
   }
   return files;
+}
+
+/** The README's "Connect a client" block, exactly as written there. */
+function clientBlock(): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf('## Connect a client');
+  const code = /```ts\n([\s\S]*?)```/.exec(readme.slice(start, readme.indexOf('\n## ', start + 3)))?.[1];
+  if (!code) throw new Error('README.md has no ```ts block under "## Connect a client"');
+  return code;
 }
 
 describe('the README Quick start, pasted into an application', () => {
@@ -89,4 +98,19 @@ describe('the README Quick start, pasted into an application', () => {
     }
     expect(output).not.toMatch(/ERROR/);
   });
+
+  it('answers the README\'s "Connect a client" script, run as written (but for the port)', async () => {
+    const script = join(APP, 'client.ts');
+    writeFileSync(script, clientBlock().replaceAll('http://127.0.0.1:3000/mcp', url));
+    const run = spawn(process.execPath, ['--import', REGISTER, script], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let printed = '';
+    run.stdout!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    run.stderr!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    const code = await new Promise((resolve) => run.once('exit', resolve));
+    expect(printed).toMatch(/type: 'text', text: '5'/);
+    expect(code).toBe(0);
+  }, 60_000);
 });
