@@ -47,7 +47,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(@nestjs/[^/]+|bullmq|class-transformer|class-validator|@nestjs/throttler|ioredis|jose|passport)/.+',
+              regex:
+                '^(@nestjs/[^/]+|bullmq|class-transformer|class-validator|@nestjs/throttler|ioredis|jose|passport)/.+',
               message: "Import the library's public entry, not one of its files.",
             },
           ],

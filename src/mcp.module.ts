@@ -166,7 +166,12 @@ const seams: Provider[] = [
     INTEGRATION_TASK_STORE,
     (clock, options) => new InMemoryTaskStore(clock, options.tasks.maxTasks),
   ),
-  layered(McpTaskExecutor, (o) => o.taskExecutor, INTEGRATION_TASK_EXECUTOR, () => new InProcessTaskExecutor()),
+  layered(
+    McpTaskExecutor,
+    (o) => o.taskExecutor,
+    INTEGRATION_TASK_EXECUTOR,
+    () => new InProcessTaskExecutor(),
+  ),
   {
     provide: McpAccessPolicy,
     useFactory: (integration?: McpAccessPolicy) => integration ?? new AllowAllAccessPolicy(),

@@ -15,6 +15,7 @@ const ENTRIES: Record<string, string> = {
   opentelemetry: 'opentelemetry/index.ts',
   throttler: 'throttler/index.ts',
   redis: 'redis/index.ts',
+  bullmq: 'bullmq/index.ts',
   apps: 'apps/index.ts',
   testing: 'testing/index.ts',
 };

@@ -28,10 +28,10 @@ export interface McpTaskQueueOptions {
   /**
    * How long a node's hold on a running job lasts without renewal (BullMQ's `lockDuration`; renewed
    * every half of it). A job whose node died is taken by another node within about `lockMs` +
-   * `stalledCheckMs`. Default 10000 ms.
+   * `stalledCheckMs` × 2 after its last renewal. Default 8000 ms.
    */
   lockMs?: number;
-  /** How often each node looks for jobs whose node died (BullMQ's `stalledInterval`). Default 5000 ms. */
+  /** How often each node looks for jobs whose node died (BullMQ's `stalledInterval`). Default 4000 ms. */
   stalledCheckMs?: number;
   /**
    * How often one task may lose its node before the queue gives up on it (BullMQ's
@@ -70,8 +70,8 @@ export function resolveMcpTaskQueueOptions(options: McpTaskQueueOptions): Resolv
     concurrency: options.concurrency ?? 4,
     toolConcurrency: options.toolConcurrency ?? {},
     maxQueuedTasks: options.maxQueuedTasks ?? 10_000,
-    lockMs: options.lockMs ?? 10_000,
-    stalledCheckMs: options.stalledCheckMs ?? 5000,
+    lockMs: options.lockMs ?? 8000,
+    stalledCheckMs: options.stalledCheckMs ?? 4000,
     maxNodeLosses: options.maxNodeLosses ?? 5,
   };
   for (const key of POSITIVE) {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { MCP_REDIS_CONFIG } from './mcp-redis.module-definition.js';
 import type { ResolvedMcpRedisOptions } from './mcp-redis.options.js';
@@ -21,7 +21,7 @@ type MessageHandler = (message: string) => void;
  * @publicApi
  */
 @Injectable()
-export class McpRedisConnection implements OnModuleDestroy {
+export class McpRedisConnection implements OnApplicationShutdown {
   private readonly logger = new Logger('McpRedis');
   private readonly commands: Redis;
   private readonly subscriber: Redis;
@@ -105,8 +105,12 @@ export class McpRedisConnection implements OnModuleDestroy {
     this.subscriber.subscribe(channel).catch((error: Error) => this.wentDown(error.message));
   }
 
-  /** Closes the connections this module opened (not the application's client) and waits, boundedly, until they are. */
-  async onModuleDestroy(): Promise<void> {
+  /**
+   * Closes the connections this module opened (not the application's client) and waits, boundedly,
+   * until they are. Last in a shutdown (after the HTTP server answered its last requests and the
+   * task runner wrote the endings of the handlers it stopped), so those writes still reach Redis.
+   */
+  async onApplicationShutdown(): Promise<void> {
     this.closing = true;
     const closing = [this.subscriber, ...(this.ownsCommands ? [this.commands] : [])].map((client) => {
       if (client.status === 'end') return Promise.resolve();

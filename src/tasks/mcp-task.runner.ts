@@ -227,7 +227,13 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
       }),
     );
     const scope = taskScope(taskId);
-    const exchange = new TaskExchange(queuedTaskExchange(record, controller.signal), controller.signal, scope, this.progress, replay.call);
+    const exchange = new TaskExchange(
+      queuedTaskExchange(record, controller.signal),
+      controller.signal,
+      scope,
+      this.progress,
+      replay.call,
+    );
     const run = this.invoke(replay, exchange, scope);
     const finished = this.record(
       this.endings.settle(taskId, replay.session, run, () => !isShutdown(controller.signal.reason)),

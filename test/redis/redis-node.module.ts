@@ -8,12 +8,14 @@ import {
   ElicitationContext,
   type McpExchange,
   McpModule,
+  McpProgressReporter,
   McpRegistrar,
   McpResource,
   McpTool,
 } from '../../src/index.js';
 import { McpRedisModule, RedisThrottlerStorage } from '../../src/redis/index.js';
 import { McpThrottlerModule } from '../../src/throttler/index.js';
+import { McpTaskQueueModule } from '../../src/bullmq/index.js';
 
 /** What one node of the Redis e2e is told by its parent (environment variables of the child). */
 export interface RedisNodeSettings {
@@ -24,6 +26,10 @@ export interface RedisNodeSettings {
   readonly rateLimit: number;
   readonly rateTtlMs: number;
   readonly flowClaimTtlMs: number;
+  /** The port to listen on (a replacement takes its predecessor's place behind nginx); default any. */
+  readonly port?: number;
+  /** Tasks run on the BullMQ queue (`@mocapi/nestjs/bullmq`) with this many handlers per node. */
+  readonly queueConcurrency?: number;
 }
 
 /** How long a node vouches for a task it runs (`tasks.leaseMs`): short, so a killed node's task fails soon. */
@@ -42,6 +48,9 @@ function firstToArrive(flowId: string): boolean {
   }
 }
 
+/** How many handlers of the step tools run on this node now. */
+let running = 0;
+
 /** This node's name, for the tools. */
 export class NodeName {
   constructor(readonly name: string) {}
@@ -55,6 +64,7 @@ class NodeTools {
     private readonly elicitation: ElicitationContext,
     private readonly registrar: McpRegistrar,
     private readonly node: NodeName,
+    private readonly progress: McpProgressReporter,
   ) {}
 
   @McpTool({ name: 'whoami', description: 'Names the node that ran it' })
@@ -123,6 +133,60 @@ class NodeTools {
     return 'stopped';
   }
 
+  @McpTool({
+    name: 'steady_report',
+    description: 'A task of `steps` (default 40) half-second steps, each reported as progress (STEP lines on stdout)',
+    inputSchema: {
+      type: 'object',
+      properties: { label: { type: 'string' }, steps: { type: 'integer' } },
+      required: ['label'],
+    },
+    taskSupport: 'required',
+  })
+  async steadyReport(args: { label: string; steps?: number }, exchange: McpExchange): Promise<string> {
+    return this.steps(args.label, args.steps ?? 40, exchange);
+  }
+
+  @McpTool({
+    name: 'short_report',
+    description: 'A task of 4 half-second steps (STEP lines; CONCURRENT lines say how many run here)',
+    inputSchema: { type: 'object', properties: { label: { type: 'string' } }, required: ['label'] },
+    taskSupport: 'required',
+  })
+  async shortReport(args: { label: string }, exchange: McpExchange): Promise<string> {
+    return this.steps(args.label, 4, exchange);
+  }
+
+  @McpTool({
+    name: 'approved_report',
+    description: 'Asks for an approval, then runs 4 half-second steps',
+    inputSchema: { type: 'object', properties: { label: { type: 'string' } }, required: ['label'] },
+    taskSupport: 'required',
+  })
+  async approvedReport(args: { label: string }, exchange: McpExchange): Promise<string> {
+    const answer = await this.elicitation.elicit(`Approve ${args.label}?`, (s) => s.boolean('ok'));
+    if (answer.action !== 'accept' || !answer.content.ok) return `Report ${args.label} not approved`;
+    return this.steps(args.label, 4, exchange);
+  }
+
+  /** `count` half-second steps, each reported; stops with the signal. Counts the handlers running here. */
+  private async steps(label: string, count: number, exchange: McpExchange): Promise<string> {
+    running++;
+    process.stdout.write(`CONCURRENT ${this.node.name} ${running}\n`);
+    try {
+      for (let step = 1; step <= count; step++) {
+        exchange.signal.throwIfAborted();
+        process.stdout.write(`STEP ${label} ${step} ${this.node.name}\n`);
+        this.progress.report(step, count, `Step ${step} of ${count} on ${this.node.name}`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      process.stdout.write(`DONE ${label} ${this.node.name}\n`);
+      return `Report ${label} done in ${count} steps`;
+    } finally {
+      running--;
+    }
+  }
+
   @McpTool({ name: 'survey', description: 'Asks two questions' })
   async survey(): Promise<string> {
     const name = await this.elicitation.elicit('Your name?', (s) => s.string('name'));
@@ -171,6 +235,15 @@ export function redisNodeModule(settings: RedisNodeSettings): DynamicModule {
         tasks: { ttlMs: 60_000, pollIntervalMs: 50, leaseMs: TASK_LEASE_MS },
       }),
       redisModule(settings),
+      ...(settings.queueConcurrency === undefined
+        ? []
+        : [
+            McpTaskQueueModule.forRoot({
+              connection: settings.redisUrl,
+              queueName: settings.keyPrefix.replace(/:$/, ''),
+              concurrency: settings.queueConcurrency,
+            }),
+          ]),
       McpThrottlerModule.forRootAsync({
         inject: [RedisThrottlerStorage],
         useFactory: (storage: RedisThrottlerStorage) => ({

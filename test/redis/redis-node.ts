@@ -15,6 +15,6 @@ app.use((_req: unknown, res: { setHeader(name: string, value: string): void }, n
   res.setHeader('x-node', settings.name);
   next();
 });
-await app.listen(0, '127.0.0.1');
+await app.listen(settings.port ?? 0, '127.0.0.1');
 const { port } = app.getHttpServer().address() as { port: number };
 process.stdout.write(`READY ${port}\n`);

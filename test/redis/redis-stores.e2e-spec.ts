@@ -34,7 +34,7 @@ beforeAll(async () => {
   redis = await startRedis();
 });
 afterAll(async () => {
-  for (const connection of connections) await connection.onModuleDestroy();
+  for (const connection of connections) await connection.onApplicationShutdown();
   await redis.stop();
 });
 
@@ -74,7 +74,7 @@ describe('RedisFlowStore', () => {
 
     // A holder that stops renewing (its node died) loses the claim after flowClaimTtlMs.
     await a.claim('flow-4', expiresAt);
-    await holder.onModuleDestroy();
+    await holder.onApplicationShutdown();
     const started = Date.now();
     expect(await b.claim('flow-4', expiresAt)).toEqual({ kind: 'run' });
     expect(Date.now() - started).toBeLessThan(1500);

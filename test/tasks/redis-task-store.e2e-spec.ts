@@ -29,7 +29,7 @@ beforeAll(async () => {
   redis = await startRedis();
 });
 afterAll(async () => {
-  for (const connection of connections) await connection.onModuleDestroy();
+  for (const connection of connections) await connection.onApplicationShutdown();
   await redis.stop();
 });
 

@@ -1,6 +1,7 @@
 // The official tasks client (@modelcontextprotocol/ext-tasks) as an application runs it: a plain Node
 // process (one JavaScript realm; Jest's module sandbox gives parsed JSON another realm's prototypes,
-// which the package's JSON checks refuse). Usage: node ext-tasks-client.mjs <url> <scenario> [month].
+// which the package's JSON checks refuse). Usage: node ext-tasks-client.mjs <url> <scenario> [month]
+// (`follow`: node ext-tasks-client.mjs <url> follow <tool> <label>).
 // Prints one JSON line: what the scenario observed.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
@@ -9,7 +10,7 @@ import {
   resultFromTaskOutcome,
 } from '@modelcontextprotocol/ext-tasks/client';
 
-const [url, scenario, month = 'March'] = process.argv.slice(2);
+const [url, scenario, month = 'March', ...extra] = process.argv.slice(2);
 // Form elicitation too: a task's questions reach the client only if it says it can answer them
 // (the `mute` scenario leaves it out).
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
@@ -30,18 +31,29 @@ async function rawDispatch(framed) {
   const request = { jsonrpc: '2.0', id: nextId++, ...framed };
   sent.push(request.method);
   const name = request.params?.name ?? request.params?.taskId;
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': request.method,
-      ...(typeof name === 'string' && { 'mcp-name': name }),
-    },
-    body: JSON.stringify(request),
-  });
-  return response.json();
+  const post = () =>
+    fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': request.method,
+        ...(typeof name === 'string' && { 'mcp-name': name }),
+      },
+      body: JSON.stringify(request),
+    });
+  // A poll the balancer could not deliver (the node it reached died mid-request: 502, or the
+  // connection failed) is sent again, as a host does; nothing else is retried.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await post();
+      if (response.status !== 502 || request.method !== 'tasks/get' || attempt === 5) return response.json();
+    } catch (error) {
+      if (request.method !== 'tasks/get' || attempt === 5) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 // What the server pushed on the host's subscriptions/listen stream, as it arrived. The package's
@@ -109,6 +121,16 @@ const scenarios = {
       status: outcome.status,
       result: resultFromTaskOutcome(outcome),
     };
+  },
+  // Runs the tool named by the third argument with `{ label: <fourth> }` and prints `TASK <id>` as soon
+  // as the task exists (so a test can kill the node running it), then settles it.
+  async follow() {
+    const [label] = extra;
+    const execution = await session.callTool(month, { label });
+    const taskId = execution.handle?.taskId;
+    console.log(`TASK ${taskId}`);
+    const { outcome } = await execution.settle();
+    return { taskId, status: outcome.status, result: resultFromTaskOutcome(outcome) };
   },
   async mute() {
     const execution = await session.callTool('publish_report', { month });
