@@ -53,6 +53,14 @@ const SECTIONS = [
       '`client`, not both. `forRootAsync` takes `imports` / `inject` / `useFactory`, or `useClass` / `useExisting`.',
   },
   {
+    title: 'McpTaskQueueModule.forRoot',
+    file: 'src/bullmq/mcp-task-queue.options.ts',
+    type: 'McpTaskQueueOptions',
+    intro:
+      '`@mocapi/nestjs/bullmq`, [tasks.md](../tasks.md#running-tasks-on-a-queue-mocapinestjsbullmq). Give `connection` ' +
+      'or `client`, not both. `forRootAsync` takes `imports` / `inject` / `useFactory`, or `useClass` / `useExisting`.',
+  },
+  {
     title: 'McpAppsModule.forRoot',
     file: 'src/apps/mcp-apps.options.ts',
     type: 'McpAppsOptions',

@@ -23,17 +23,19 @@ export class BullmqTaskExecutor extends McpTaskExecutor {
   async submit(task: McpTaskRecord): Promise<void> {
     const { queue, config } = this.connection;
     if ((await queue.count()) >= config.maxQueuedTasks) throw new McpTaskQueueFullException(config.maxQueuedTasks);
+    // A run that fails for want of infrastructure (the store unreachable) is tried again; a handler
+    // that throws only when its tool opts in (`retries`), else its task ends with it.
+    const retry = config.retries[task.tool] ?? INFRASTRUCTURE_RETRY;
     await queue.add(
       task.tool,
       { taskId: task.taskId, tool: task.tool },
       {
         jobId: jobIdOf(task),
-        // Infrastructure failures (the store unreachable mid-run) are tried again; a handler's own
-        // ending is recorded by the task, never retried by the queue.
-        attempts: 3,
-        backoff: { type: 'exponential', delay: 1000 },
+        attempts: retry.attempts,
+        backoff: { type: 'exponential', delay: retry.backoffMs },
         removeOnComplete: true,
-        removeOnFail: true,
+        // Kept a while, so a node can tell a job the queue gave up on (its task then fails).
+        removeOnFail: { age: 3600 },
       },
     );
   }
@@ -44,6 +46,8 @@ export class BullmqTaskExecutor extends McpTaskExecutor {
     if (job && (await job.isWaiting())) await job.remove().catch(() => undefined);
   }
 }
+
+const INFRASTRUCTURE_RETRY = { attempts: 3, backoffMs: 1000 };
 
 /** The job of the task's current round. */
 function jobIdOf(task: McpTaskRecord): string {

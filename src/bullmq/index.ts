@@ -5,7 +5,7 @@
  */
 export { McpTaskQueueModule } from './mcp-task-queue.module.js';
 export type { McpTaskQueueOptionsFactory } from './mcp-task-queue.module-definition.js';
-export type { McpTaskQueueOptions } from './mcp-task-queue.options.js';
+export type { McpTaskQueueOptions, McpTaskRetry } from './mcp-task-queue.options.js';
 export { McpTaskQueueConnection } from './task-queue.connection.js';
 export { BullmqTaskExecutor } from './bullmq-task.executor.js';
 export { McpTaskQueueFullException } from './task-queue-full.exception.js';

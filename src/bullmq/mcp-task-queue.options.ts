@@ -38,6 +38,24 @@ export interface McpTaskQueueOptions {
    * `maxStalledCount`); the task then fails with -32603. Default 5.
    */
   maxNodeLosses?: number;
+  /**
+   * Tools whose handler is tried again when it throws, by tool name: up to `attempts` runs in all,
+   * `backoffMs` (default 1000) before the second, doubling after each. Only for handlers that are
+   * safe to run again; every other tool's task ends on its first throw, as without the queue.
+   */
+  retries?: Readonly<Record<string, McpTaskRetry>>;
+}
+
+/**
+ * How a tool's throwing handler is tried again ({@link McpTaskQueueOptions.retries}).
+ *
+ * @publicApi
+ */
+export interface McpTaskRetry {
+  /** Runs in all, the first included (at least 2). */
+  attempts: number;
+  /** Wait before the second run, doubling after each. Default 1000 ms. */
+  backoffMs?: number;
 }
 
 /** Options after defaults. */
@@ -52,6 +70,7 @@ export interface ResolvedMcpTaskQueueOptions {
   readonly lockMs: number;
   readonly stalledCheckMs: number;
   readonly maxNodeLosses: number;
+  readonly retries: Readonly<Record<string, Required<McpTaskRetry>>>;
 }
 
 const POSITIVE = ['concurrency', 'maxQueuedTasks', 'lockMs', 'stalledCheckMs', 'maxNodeLosses'] as const;
@@ -73,12 +92,24 @@ export function resolveMcpTaskQueueOptions(options: McpTaskQueueOptions): Resolv
     lockMs: options.lockMs ?? 8000,
     stalledCheckMs: options.stalledCheckMs ?? 4000,
     maxNodeLosses: options.maxNodeLosses ?? 5,
+    retries: Object.fromEntries(
+      Object.entries(options.retries ?? {}).map(([tool, retry]) => [
+        tool,
+        { attempts: retry.attempts, backoffMs: retry.backoffMs ?? 1000 },
+      ]),
+    ),
   };
   for (const key of POSITIVE) {
     if (!Number.isInteger(resolved[key]) || resolved[key] < 1) problems.push(`${key} must be a positive integer`);
   }
   for (const [tool, limit] of Object.entries(resolved.toolConcurrency)) {
     if (!Number.isInteger(limit) || limit < 1) problems.push(`toolConcurrency.${tool} must be a positive integer`);
+  }
+  for (const [tool, retry] of Object.entries(resolved.retries)) {
+    if (!Number.isInteger(retry.attempts) || retry.attempts < 2)
+      problems.push(`retries.${tool}.attempts must be an integer of at least 2`);
+    if (!Number.isInteger(retry.backoffMs) || retry.backoffMs < 0)
+      problems.push(`retries.${tool}.backoffMs must be a non-negative integer (ms)`);
   }
   if (resolved.queueName.includes(':')) problems.push('queueName must not contain ":"');
   if (problems.length > 0) throw new Error(`McpTaskQueueModule: ${problems.join('; ')}`);

@@ -3,6 +3,10 @@ import { DelayedError, type Job, WaitingError, Worker } from 'bullmq';
 import { McpTaskRunner } from '../tasks/mcp-task.runner.js';
 import { McpTaskQueueConnection, type TaskJobData } from './task-queue.connection.js';
 
+function gaveUp(reason: string): string {
+  return `The task queue gave up on this task: ${reason}`;
+}
+
 /** How long a job of a tool at its `toolConcurrency` waits before it is offered again. */
 const TOOL_BUSY_DELAY_MS = 250;
 
@@ -42,12 +46,13 @@ export class TaskQueueWorker implements OnModuleInit, OnModuleDestroy {
       maxStalledCount: config.maxNodeLosses,
     });
     this.worker.on('error', (error) => this.logger.warn(`Task queue: ${error.message}`));
+    // A job the queue gave up on (its last attempt failed): the task fails with it. BullMQ also
+    // reports each attempt that will be tried again; those have not finished.
     this.worker.on('failed', (job, error) => {
-      // Given up by the queue (stalled too often, or tried three times): the task fails with it.
-      if (job && !(error instanceof DelayedError) && !(error instanceof WaitingError)) {
-        void this.runner.abandon(job.data.taskId, `The task queue gave up on this task: ${error.message}`);
-      }
+      if (job?.finishedOn !== undefined) void this.runner.abandon(job.data.taskId, gaveUp(error.message));
     });
+    // A job whose node died is back in the queue, unless it lost its node too often: it failed then.
+    this.worker.on('stalled', (jobId) => void this.checkStalled(jobId));
   }
 
   /**
@@ -73,6 +78,15 @@ export class TaskQueueWorker implements OnModuleInit, OnModuleDestroy {
     return processing;
   }
 
+  private async checkStalled(jobId: string): Promise<void> {
+    try {
+      const job = await this.connection.queue.getJob(jobId);
+      if (job && (await job.isFailed())) await this.runner.abandon(job.data.taskId, gaveUp(job.failedReason));
+    } catch (error) {
+      this.logger.warn(`Task queue: could not check stalled job ${jobId}: ${(error as Error).message}`);
+    }
+  }
+
   private async run(job: Job<TaskJobData>, token: string | undefined): Promise<void> {
     const { taskId, tool } = job.data;
     const limit = this.connection.config.toolConcurrency[tool];
@@ -83,11 +97,15 @@ export class TaskQueueWorker implements OnModuleInit, OnModuleDestroy {
     }
     this.runningByTool.set(tool, running + 1);
     try {
-      const end = await this.runner.execute(taskId, this.closing.signal);
+      // A tool that opts in to retries, with attempts left, is tried again when its handler throws.
+      const retry =
+        this.connection.config.retries[tool] !== undefined && job.attemptsMade + 1 < (job.opts.attempts ?? 1);
+      const end = await this.runner.execute(taskId, this.closing.signal, retry);
       if (end === 'interrupted') {
         await job.moveToWait(token);
         throw new WaitingError();
       }
+      if (end === 'retry') throw new Error(`The handler of ${tool} threw; it is tried again`);
     } finally {
       this.runningByTool.set(tool, (this.runningByTool.get(tool) ?? 1) - 1);
     }

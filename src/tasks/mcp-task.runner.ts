@@ -205,9 +205,10 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
    * its own (no request: `transport.kind` is `queue`), and records how it ended, except when
    * `interrupt` aborts first (the worker is closing) or the node shuts down: the handler is then
    * aborted, its ending dropped, and the task stays `working` for the queue to hand to another node.
-   * Resolves to what became of the run.
+   * With `retryOnThrow`, a handler that throws leaves the task `working` too (the queue runs it
+   * again later). Resolves to what became of the run.
    */
-  async execute(taskId: string, interrupt: AbortSignal): Promise<QueuedRunEnd> {
+  async execute(taskId: string, interrupt: AbortSignal, retryOnThrow = false): Promise<QueuedRunEnd> {
     const record = await this.store.get(taskId);
     if (!record || record.status !== 'working') return 'skipped';
     let replay: TaskReplay;
@@ -235,10 +236,13 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
       replay.call,
     );
     const run = this.invoke(replay, exchange, scope);
-    const finished = this.record(
-      this.endings.settle(taskId, replay.session, run, () => !isShutdown(controller.signal.reason)),
-    ).then(async () => {
+    let threw = false;
+    // Registered before the ending's own reaction, so it is known when the ending is decided.
+    run.catch(() => (threw = true));
+    const keep = () => !isShutdown(controller.signal.reason) && !(retryOnThrow && threw);
+    const finished = this.record(this.endings.settle(taskId, replay.session, run, keep)).then(async () => {
       this.running.release(taskId, controller, ended());
+      if (retryOnThrow && threw) return 'retry' as const;
       const stored = await this.store.get(taskId).catch(() => undefined);
       return stored?.status === 'input_required' ? ('parked' as const) : ('ended' as const);
     });
@@ -332,9 +336,10 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
 /**
  * What became of a queued run ({@link McpTaskRunner.execute}): the task `ended` (completed, failed
  * or cancelled), `parked` in `input_required`, was `interrupted` (handed back: it is still
- * `working`), or `skipped` (it was no longer `working`, or is gone).
+ * `working`), its handler threw and is to be tried again (`retry`: still `working`), or `skipped`
+ * (it was no longer `working`, or is gone).
  */
-export type QueuedRunEnd = 'ended' | 'parked' | 'interrupted' | 'skipped';
+export type QueuedRunEnd = 'ended' | 'parked' | 'interrupted' | 'retry' | 'skipped';
 
 /** How long shutdown waits for the endings of aborted handlers to be written. */
 const SHUTDOWN_RECORDING_MS = 5000;

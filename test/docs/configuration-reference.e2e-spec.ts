@@ -20,6 +20,7 @@ describe('docs/reference/configuration.md', () => {
       'McpModule.forRoot',
       'McpOAuth2Module.forRoot',
       'McpRedisModule.forRoot',
+      'McpTaskQueueModule.forRoot',
       'McpAppsModule.forRoot',
       'McpOpenTelemetryModule.forRoot',
       'McpTestClient.start',

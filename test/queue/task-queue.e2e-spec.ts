@@ -1,4 +1,5 @@
-import { Logger, Module, type DynamicModule } from '@nestjs/common';
+import { Injectable, Logger, Module, type DynamicModule } from '@nestjs/common';
+import { InProcessTaskExecutor, McpTaskExecutor, type McpTaskRecord, McpTool } from '../../src/index.js';
 import { McpRedisModule } from '../../src/redis/index.js';
 import { McpTaskQueueModule, type McpTaskQueueOptions } from '../../src/bullmq/index.js';
 import { type RedisServer, startRedis } from '../support/redis-server.js';
@@ -20,14 +21,62 @@ afterAll(async () => {
   await redis.stop();
 });
 
+/** How often each label's handler ran (both nodes are in this process). */
+const flakyRuns = new Map<string, number>();
+
+/** Handlers that throw on their first runs. */
+@Injectable()
+class FlakyTools {
+  @McpTool({
+    name: 'flaky_import',
+    description: 'Throws on its first two runs (retried: the queue options opt it in)',
+    inputSchema: { type: 'object', properties: { label: { type: 'string' } }, required: ['label'] },
+    taskSupport: 'required',
+  })
+  flakyImport(args: { label: string }): string {
+    return this.runOrThrow(args.label, 2);
+  }
+
+  @McpTool({
+    name: 'flaky_export',
+    description: 'Throws on its first run (not retried)',
+    inputSchema: { type: 'object', properties: { label: { type: 'string' } }, required: ['label'] },
+    taskSupport: 'required',
+  })
+  flakyExport(args: { label: string }): string {
+    return this.runOrThrow(args.label, 1);
+  }
+
+  private runOrThrow(label: string, failures: number): string {
+    const run = (flakyRuns.get(label) ?? 0) + 1;
+    flakyRuns.set(label, run);
+    if (run <= failures) throw new Error(`run ${run} of ${label} failed`);
+    return `${label} succeeded on run ${run}`;
+  }
+}
+
 @Module({})
 class QueueNode {}
 
-function queueNode(keyPrefix: string, queue: Partial<McpTaskQueueOptions>): DynamicModule {
+/** An application's own executor: runs in process, and says which tasks it was given. */
+class CountingExecutor extends InProcessTaskExecutor {
+  readonly submitted: string[] = [];
+  override async submit(task: McpTaskRecord, runHere: () => void): Promise<void> {
+    this.submitted.push(task.taskId);
+    await super.submit(task, runHere);
+  }
+}
+
+function queueNode(
+  keyPrefix: string,
+  queue: Partial<McpTaskQueueOptions>,
+  taskExecutor?: McpTaskExecutor,
+): DynamicModule {
   return {
     module: QueueNode,
+    providers: [FlakyTools],
     imports: [
-      tasksModule(),
+      tasksModule(undefined, taskExecutor ? { taskExecutor } : {}),
       McpRedisModule.forRoot({ connection: redis.url, keyPrefix }),
       McpTaskQueueModule.forRoot({ connection: redis.url, queueName: keyPrefix.replace(/:$/, ''), ...queue }),
     ],
@@ -36,8 +85,8 @@ function queueNode(keyPrefix: string, queue: Partial<McpTaskQueueOptions>): Dyna
 
 describe.each(ADAPTERS)('tasks on a BullMQ queue (%s)', (adapter) => {
   const apps: RunningApp[] = [];
-  const start = async (keyPrefix: string, queue: Partial<McpTaskQueueOptions> = {}) => {
-    const app = await startApp(queueNode(keyPrefix, queue), adapter);
+  const start = async (keyPrefix: string, queue: Partial<McpTaskQueueOptions> = {}, executor?: McpTaskExecutor) => {
+    const app = await startApp(queueNode(keyPrefix, queue, executor), adapter);
     apps.push(app);
     return { ...app, probe: app.app.get(TaskProbe, { strict: false }) };
   };
@@ -124,6 +173,31 @@ describe.each(ADAPTERS)('tasks on a BullMQ queue (%s)', (adapter) => {
     expect(a.probe.started.has('l3') || b.probe.started.has('l3')).toBe(false);
     expect(result(await call(a.url, 'tasks/get', { taskId: third.taskId })).status).toBe('cancelled');
     result(await call(a.url, 'tasks/cancel', { taskId: second.taskId }));
+  });
+
+  it("binds the application's own taskExecutor ahead of the queue module's", async () => {
+    const own = new CountingExecutor();
+    const a = await start(prefix(), {}, own);
+    expect(a.app.get(McpTaskExecutor, { strict: false })).toBe(own);
+    const created = result(
+      await call(a.url, 'tools/call', { name: 'flaky_export', arguments: { label: `own-${adapter}` } }),
+    );
+    await pollUntil(a.url, created.taskId, (task) => task.status === 'completed');
+    expect(own.submitted).toEqual([created.taskId]);
+  });
+
+  it('tries a throwing handler again with backoff only for a tool that opts in (retries)', async () => {
+    const a = await start(prefix(), { retries: { flaky_import: { attempts: 3, backoffMs: 50 } } });
+    const label = `import-${adapter}`;
+    const retried = result(await call(a.url, 'tools/call', { name: 'flaky_import', arguments: { label } }));
+    const done = await pollUntil(a.url, retried.taskId, (task) => task.status === 'completed');
+    expect(done.result.content).toEqual([{ type: 'text', text: `${label} succeeded on run 3` }]);
+    expect(done.result.isError).toBeUndefined();
+    const once = `export-${adapter}`;
+    const single = result(await call(a.url, 'tools/call', { name: 'flaky_export', arguments: { label: once } }));
+    const ended = await pollUntil(a.url, single.taskId, (task) => task.status === 'completed');
+    expect(ended.result).toMatchObject({ isError: true, content: [{ type: 'text', text: `run 1 of ${once} failed` }] });
+    expect(flakyRuns.get(once)).toBe(1);
   });
 
   it('refuses a task call with -32051 and 503 once maxQueuedTasks wait, and keeps that task failed', async () => {

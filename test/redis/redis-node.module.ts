@@ -169,6 +169,20 @@ class NodeTools {
     return this.steps(args.label, 4, exchange);
   }
 
+  @McpTool({
+    name: 'ledger_entry',
+    description: 'A task that books one ledger entry after a short wait (an EFFECT line on stdout)',
+    inputSchema: { type: 'object', properties: { label: { type: 'string' } }, required: ['label'] },
+    taskSupport: 'required',
+  })
+  async ledgerEntry(args: { label: string }, exchange: McpExchange): Promise<string> {
+    process.stdout.write(`BEGIN ${args.label} ${this.node.name}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 200 + Math.floor(Math.random() * 600)));
+    exchange.signal.throwIfAborted();
+    process.stdout.write(`EFFECT ${args.label} ${this.node.name}\n`);
+    return `Entry ${args.label} booked`;
+  }
+
   /** `count` half-second steps, each reported; stops with the signal. Counts the handlers running here. */
   private async steps(label: string, count: number, exchange: McpExchange): Promise<string> {
     running++;
