@@ -200,6 +200,19 @@ describe.each(ADAPTERS)('tasks on a BullMQ queue (%s)', (adapter) => {
     expect(flakyRuns.get(once)).toBe(1);
   });
 
+  it('runs at most toolConcurrency handlers of a tool at once on a node, the others waiting', async () => {
+    const a = await start(prefix(), { concurrency: 4, toolConcurrency: { long_job: 1 } });
+    const first = result(await call(a.url, 'tools/call', { name: 'long_job', arguments: { label: 'c1' } }));
+    const second = result(await call(a.url, 'tools/call', { name: 'long_job', arguments: { label: 'c2' } }));
+    await eventually(() => a.probe.started.size > 0);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(a.probe.started.size).toBe(1);
+    const [running, waiting] = a.probe.started.has('c1') ? [first, 'c2'] : [second, 'c1'];
+    result(await call(a.url, 'tasks/cancel', { taskId: running.taskId }));
+    await eventually(() => a.probe.started.has(waiting));
+    result(await call(a.url, 'tasks/cancel', { taskId: (waiting === 'c2' ? second : first).taskId }));
+  });
+
   it('refuses a task call with -32051 and 503 once maxQueuedTasks wait, and keeps that task failed', async () => {
     const a = await start(prefix(), { concurrency: 1, maxQueuedTasks: 1 });
     result(await call(a.url, 'tools/call', { name: 'long_job', arguments: { label: 'f1' } }));
