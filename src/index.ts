@@ -42,6 +42,14 @@ export {
 } from './schema/requested-schema.builder.js';
 export { dtoToJsonSchema } from './schema/dto-json-schema.js';
 export { DtoDefinitionError } from './schema/dto-definition.error.js';
+export type {
+  StandardSchemaV1,
+  StandardSchemaV1Props,
+  StandardSchemaV1Result,
+  StandardSchemaV1Issue,
+  StandardJSONSchemaV1Converter,
+  StandardJSONSchemaV1Options,
+} from './schema/standard-schema.js';
 
 export { McpExecutionContext } from './discovery/mcp-execution-context.js';
 export type { McpRequestContext } from './discovery/mcp-request-context.js';

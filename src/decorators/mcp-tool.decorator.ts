@@ -2,6 +2,7 @@ import { SetMetadata } from '@nestjs/common';
 import type { JsonSchema, ToolAnnotations } from '../protocol/wire-types.js';
 import { MCP_TOOL_METADATA } from './mcp-metadata.constants.js';
 import type { McpTaskCreation, McpTaskSupport } from '../protocol/task-support.js';
+import type { StandardSchemaV1 } from '../schema/standard-schema.js';
 
 /**
  * Who may use a tool linked to an MCP App: `'model'` (the agent sees and calls it) and `'app'`
@@ -37,12 +38,33 @@ export interface McpToolOptions {
   description: string;
   annotations?: ToolAnnotations;
   /**
-   * A hand-written JSON Schema for the arguments, used as is instead of one generated from the
-   * method's DTO parameter (arguments are then not validated by class-validator).
+   * A hand-written JSON Schema for the arguments, advertised as is instead of one generated from the
+   * method's DTO parameter or from `input` (arguments are then not validated by class-validator;
+   * with `input`, they are still validated by it).
    */
   inputSchema?: JsonSchema;
-  /** A hand-written output schema; by default one is generated when the method declares a DTO return type. */
+  /**
+   * The arguments as a Standard Schema v1 value (zod 4, valibot 1, arktype 2, ...), instead of a
+   * class-validator DTO parameter: every call's arguments are validated with it (asynchronous
+   * schemas too) and the handler receives the value it answers (transforms and defaults applied).
+   * Invalid arguments answer the same `isError` result as a DTO's, one `path: message` line per
+   * issue. The advertised `inputSchema` is the library's own JSON Schema of it (Standard JSON
+   * Schema, `~standard.jsonSchema`, which zod 4 implements) unless `inputSchema` is set, which wins;
+   * for a library without it (valibot, arktype), set `inputSchema` beside it, else startup fails
+   * naming the tool. It must describe an object.
+   */
+  input?: StandardSchemaV1;
+  /**
+   * A hand-written output schema, advertised as is; by default one is derived from `output`, or
+   * generated when the method declares a DTO return type.
+   */
   outputSchema?: JsonSchema;
+  /**
+   * The result's `structuredContent` as a Standard Schema v1 value: the advertised `outputSchema`
+   * is the library's JSON Schema of its output (unless `outputSchema` is set, which wins; a library
+   * without Standard JSON Schema needs `outputSchema` beside it). Results are not validated with it.
+   */
+  output?: StandardSchemaV1;
   /** Extra `_meta` advertised with the tool in tools/list. */
   _meta?: Record<string, unknown>;
   /**
@@ -82,8 +104,9 @@ export interface McpToolOptions {
 }
 
 /**
- * Exposes a provider method as an MCP tool. The first parameter's class-validator DTO (if any)
- * becomes the `inputSchema`, and arguments are validated against it on every call. The handler
+ * Exposes a provider method as an MCP tool. The first parameter's class-validator DTO (if any), or
+ * the Standard Schema given as `input`, becomes the `inputSchema`, and arguments are validated
+ * against it on every call. The handler
  * receives `(input, exchange)` unless it uses `@McpArgs()` / `@McpCtx()`.
  *
  * @publicApi

@@ -8,6 +8,9 @@ import { type ContextualProvider, McpHandlerFactory } from './mcp-handler.factor
 import type { McpHeaderParam } from '../schema/dto-json-schema.js';
 import type { RegisteredTool } from './registered-tool.js';
 import { FLAT_RESOURCE_URI_KEY } from './mcp-apps.support.js';
+import { isStandardSchema } from '../schema/standard-schema.js';
+import { standardJsonSchema } from '../schema/standard-json-schema.js';
+import { compileStandardSchemaValidators } from '../schema/standard-schema.validator.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_./-]{1,64}$/;
 const EMPTY_INPUT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: {} });
@@ -48,11 +51,26 @@ export class McpToolFactory {
         throw new Error(`MCP tool "${name}" (${source}): taskCreation must be 'immediate' or 'handler'.`);
       }
     }
-    if (options.ui !== undefined) checkUi(options.ui, `MCP tool "${name}" (${source})`);
-    const inputDto = options.inputSchema ? undefined : inputDtoOf(prototype, methodName);
-    const inputSchema = options.inputSchema ?? (inputDto ? dtoToJsonSchema(inputDto) : EMPTY_INPUT_SCHEMA);
-    const outputDto = options.outputSchema ? undefined : outputDtoOf(prototype, methodName);
-    const outputSchema = options.outputSchema ?? (outputDto ? dtoToJsonSchema(outputDto) : undefined);
+    const what = `MCP tool "${name}" (${source})`;
+    if (options.ui !== undefined) checkUi(options.ui, what);
+    const { input, output } = options;
+    for (const [side, schema] of [
+      ['input', input],
+      ['output', output],
+    ] as const) {
+      if (schema !== undefined && !isStandardSchema(schema)) {
+        throw new Error(`${what}: ${side} must be a Standard Schema v1 value (zod 4, valibot 1, arktype 2, ...).`);
+      }
+    }
+    const inputDto = options.inputSchema || input ? undefined : inputDtoOf(prototype, methodName);
+    const inputSchema =
+      options.inputSchema ??
+      (input ? standardJsonSchema(input, 'input', what) : inputDto ? dtoToJsonSchema(inputDto) : EMPTY_INPUT_SCHEMA);
+    const outputDto = options.outputSchema || output ? undefined : outputDtoOf(prototype, methodName);
+    const outputSchema =
+      options.outputSchema ??
+      (output ? standardJsonSchema(output, 'output', what) : outputDto ? dtoToJsonSchema(outputDto) : undefined);
+    const checks = input ? compileStandardSchemaValidators(input, name) : undefined;
     const definition: ToolDefinition = {
       name,
       ...(options.title !== undefined && { title: options.title }),
@@ -68,7 +86,8 @@ export class McpToolFactory {
       source,
       definition: Object.freeze(definition),
       handler: this.handlers.create(instance, methodName, contextual),
-      validate: inputDto ? compileDtoValidator(inputDto) : undefined,
+      validate: inputDto ? compileDtoValidator(inputDto) : checks?.validate,
+      validateAsync: checks?.validateAsync,
       headerParams: inputDto ? mcpHeaderParams(inputDto) : headerParamsOfSchema(inputSchema),
       exactlyOnce: options.exactlyOnce,
       timeoutMs: options.timeoutMs,

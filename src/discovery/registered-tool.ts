@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '../protocol/wire-types.js';
 import type { McpHeaderParam } from '../schema/dto-json-schema.js';
 import type { DtoValidatorFn } from '../schema/dto-validator.js';
+import type { StandardSchemaValidatorFn } from '../schema/standard-schema.validator.js';
 import type { McpHandler } from './mcp-handler.js';
 import type { Registered } from './mcp-registry.js';
 import type { McpTaskCreation, McpTaskSupport } from '../protocol/task-support.js';
@@ -10,8 +11,13 @@ import type { McpToolUiOptions } from '../decorators/mcp-tool.decorator.js';
 export interface RegisteredTool extends Registered {
   readonly definition: ToolDefinition;
   readonly handler: McpHandler;
-  /** Validates and transforms the arguments against the tool's DTO, when it has one. */
+  /**
+   * Validates and transforms the arguments against the tool's DTO, or its Standard Schema `input`,
+   * synchronously (a schema that answers asynchronously makes it throw -32602: see `validateAsync`).
+   */
   readonly validate?: DtoValidatorFn;
+  /** For a tool with a Standard Schema `input`: validates the arguments, waiting for the library. Preferred over `validate`. */
+  readonly validateAsync?: StandardSchemaValidatorFn;
   /** Arguments mirrored in `Mcp-Param-{header}` HTTP headers (`x-mcp-header`). */
   readonly headerParams: readonly McpHeaderParam[];
   /** `@McpTool({ exactlyOnce })`; undefined means the module's default. */

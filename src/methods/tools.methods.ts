@@ -24,6 +24,7 @@ import { createTaskResult } from '../task-store/mcp-task.record.js';
 import { McpCallAbortedError } from '../protocol/mcp-call-aborted.error.js';
 import { logText } from '../telemetry/log-text.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
+import type { DtoValidationResult } from '../schema/dto-validator.js';
 
 /** What a call that outlived its timeout resolves to. */
 const TIMED_OUT = Symbol('timed out');
@@ -125,12 +126,9 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
   }
 
   /** Validation must not turn odd input into an internal error: whatever throws is invalid arguments. */
-  private validated(
-    tool: RegisteredTool,
-    args: Record<string, unknown>,
-  ): ReturnType<NonNullable<RegisteredTool['validate']>> {
+  private async validated(tool: RegisteredTool, args: Record<string, unknown>): Promise<DtoValidationResult> {
     try {
-      return tool.validate!(args);
+      return tool.validateAsync ? await tool.validateAsync(args) : tool.validate!(args);
     } catch (error) {
       this.logger.debug(
         `Arguments of ${tool.name} could not be validated: ${logText(error instanceof Error ? error.message : error)}`,
@@ -167,7 +165,7 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
     const session = this.calls.begin(exchange, name, args, inbound.trace);
     let input: unknown = args;
     if (tool.validate) {
-      const validation = this.validated(tool, args);
+      const validation = await this.validated(tool, args);
       if (!validation.ok) {
         return this.stamp.complete(
           toolErrorResult(`Invalid arguments for tool ${name}:\n- ${validation.violations.join('\n- ')}`),
