@@ -3,6 +3,7 @@ import { ConfigModule, ConfigService } from '@nestjs/config';
 import { McpModule } from '../src/index.js';
 import { McpThrottlerModule } from '../src/throttler/index.js';
 import { McpAppsModule } from '../src/apps/index.js';
+import { McpSkillsModule } from '../src/skills/index.js';
 import { SEATING_PICKER_APP } from './apps/seating-picker.app.js';
 import { BookingModule } from './booking/booking.module.js';
 import { StaffModule } from './staff/staff.module.js';
@@ -26,6 +27,8 @@ import { StaffModule } from './staff/staff.module.js';
     McpThrottlerModule.forRoot([{ name: 'default', ttl: 60_000, limit: 120 }]),
     // MCP Apps: find_tables opens the seating picker in hosts that render apps.
     McpAppsModule.forRoot({ apps: [SEATING_PICKER_APP] }),
+    // Agent Skills: sample/skills/book-a-table teaches a model when to call find_tables and book_table.
+    McpSkillsModule.forRoot({ directories: ['sample/skills'] }),
     BookingModule,
     StaffModule,
   ],

@@ -34,6 +34,7 @@ import {
   INTEGRATION_AUDIT_SINK,
   INTEGRATION_EVENT_BUS,
   INTEGRATION_FLOW_STORE,
+  INTEGRATION_METHOD_GROUP,
   INTEGRATION_PRINCIPAL_SOURCE,
   INTEGRATION_SESSION_BACKPLANE,
   INTEGRATION_TASK_STORE,
@@ -182,7 +183,12 @@ const seams: Provider[] = [
 const groups = [ToolsMethods, PromptsMethods, ResourcesMethods, CompletionMethods, SubscriptionsMethods, TasksMethods];
 const methodGroups: Provider[] = [
   ...groups,
-  { provide: MCP_METHOD_GROUPS, useFactory: (...all: unknown[]) => all, inject: groups },
+  // An integration's group (e.g. skills/*) joins the core's, for both eras.
+  {
+    provide: MCP_METHOD_GROUPS,
+    useFactory: (...all: unknown[]) => all.filter((group) => group !== undefined),
+    inject: [...groups, { token: INTEGRATION_METHOD_GROUP, optional: true }],
+  },
   DiscoverMethods,
 ];
 

@@ -77,3 +77,11 @@ export const INTEGRATION_EVENT_BUS = Symbol.for('mocapi:integration-event-bus');
  * @publicApi
  */
 export const INTEGRATION_SESSION_BACKPLANE = Symbol.for('mocapi:integration-session-backplane');
+/**
+ * Integration slot for one `McpMethodGroup` of methods an extension adds to the method table both
+ * eras share (e.g. `skills/list` of `@mocapi/nestjs/skills`). Without one, only the core's methods
+ * are answered.
+ *
+ * @publicApi
+ */
+export const INTEGRATION_METHOD_GROUP = Symbol.for('mocapi:integration-method-group');

@@ -1,0 +1,123 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { AllowAllAccessPolicy } from '../calls/allow-all.access-policy.js';
+import { McpAccessPolicy, type McpAccessTarget } from '../calls/mcp-access-policy.js';
+import type { McpMethodGroup, MethodHandler } from '../calls/method-handler.js';
+import { ResultStamp } from '../calls/result-stamp.js';
+import { INTEGRATION_ACCESS_POLICY } from '../core/mcp.tokens.js';
+import type { ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
+import { paginate } from '../discovery/paginate.js';
+import { MCP_OPTIONS } from '../mcp.module-definition.js';
+import type { McpExchange } from '../protocol/mcp-exchange.js';
+import { McpError } from '../protocol/mcp.error.js';
+import { McpSkillCatalog } from './mcp-skill.catalog.js';
+import { MCP_SKILLS_CONFIG } from './mcp-skills.module-definition.js';
+import type { ResolvedMcpSkillsOptions } from './mcp-skills.options.js';
+import type { CatalogSkill } from './skill-catalog.snapshot.js';
+
+/** Method names of the Skills extension (SEP-2640). */
+export const SkillsMethod = {
+  List: 'skills/list',
+  Get: 'skills/get',
+  DirectoryRead: 'resources/directory/read',
+} as const;
+
+/**
+ * `skills/list`, `skills/get` and (with `directoryRead`) `resources/directory/read`, joined to the
+ * method table both eras share. Skills whose provider method the access policy hides for the caller
+ * are left out of lists; asking for one is refused as calling a hidden tool is.
+ */
+@Injectable()
+export class SkillsMethods implements McpMethodGroup {
+  private readonly stamp: ResultStamp;
+  private readonly access: McpAccessPolicy;
+  private readonly ttlMs: number;
+  private readonly cacheScope: string;
+  readonly methods: Readonly<Record<string, MethodHandler>>;
+
+  constructor(
+    private readonly catalog: McpSkillCatalog,
+    @Inject(MCP_SKILLS_CONFIG) config: ResolvedMcpSkillsOptions,
+    @Inject(MCP_OPTIONS) private readonly server: ResolvedMcpServerOptions,
+    @Optional() @Inject(INTEGRATION_ACCESS_POLICY) access?: McpAccessPolicy,
+  ) {
+    this.stamp = new ResultStamp(server);
+    this.access = access ?? new AllowAllAccessPolicy();
+    this.ttlMs = config.cache.ttlMs ?? server.cache.ttlMs;
+    this.cacheScope = config.cache.scope ?? server.cache.scope;
+    this.methods = {
+      [SkillsMethod.List]: (exchange) => this.list(exchange),
+      [SkillsMethod.Get]: (exchange) => this.get(exchange),
+      ...(config.directoryRead && {
+        [SkillsMethod.DirectoryRead]: (exchange: McpExchange) => this.readDirectory(exchange),
+      }),
+    };
+  }
+
+  enabled(): boolean {
+    return true;
+  }
+
+  private list(exchange: McpExchange): Record<string, unknown> {
+    const visible = this.catalog.snapshot.skills.filter((item) => this.isVisible(exchange, item));
+    const page = paginate(visible, exchange.params['cursor'], this.server.pageSize);
+    return this.cached({
+      skills: page.items.map((item) => item.skill.entry),
+      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
+    });
+  }
+
+  private get(exchange: McpExchange): Record<string, unknown> {
+    const uri = uriParam(exchange);
+    const item = this.catalog.snapshot.skill(uri);
+    if (item === undefined) throw McpError.invalidParams(`No skill is served at ${uri}`, { uri });
+    this.assertAllowed(exchange, item);
+    return this.cached({ skill: item.skill.entry });
+  }
+
+  private readDirectory(exchange: McpExchange): Record<string, unknown> {
+    const uri = uriParam(exchange);
+    const directory = this.catalog.snapshot.directory(uri);
+    if (directory === undefined) throw McpError.invalidParams(`${uri} is not a skill directory`, { uri });
+    this.assertAllowed(exchange, directory.owner);
+    const page = paginate(directory.children, exchange.params['cursor'], this.server.pageSize);
+    return this.cached({
+      resources: page.items,
+      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
+    });
+  }
+
+  /** The 2025-era leg drops `resultType`, the cache fields and serverInfo again. */
+  private cached(result: Record<string, unknown>): Record<string, unknown> {
+    const stamped = this.stamp.complete(result);
+    stamped['ttlMs'] = this.ttlMs;
+    stamped['cacheScope'] = this.cacheScope;
+    return stamped;
+  }
+
+  private isVisible(exchange: McpExchange, item: CatalogSkill): boolean {
+    const target = targetOf(item);
+    return target === undefined || this.access.isVisible(exchange, target);
+  }
+
+  private assertAllowed(exchange: McpExchange, item: CatalogSkill): void {
+    const target = targetOf(item);
+    if (target !== undefined) this.access.assertAllowed(exchange, target);
+  }
+}
+
+function targetOf(item: CatalogSkill): McpAccessTarget | undefined {
+  const { owner } = item;
+  if (owner === undefined) return undefined;
+  return {
+    kind: 'resource',
+    name: item.skill.entry.uri,
+    handlerClass: owner.instance.constructor,
+    handlerName: owner.methodName,
+  };
+}
+
+function uriParam(exchange: McpExchange): string {
+  const uri = exchange.params['uri'];
+  if (typeof uri !== 'string' || uri === '') throw McpError.invalidParams('params.uri must be a string');
+  return uri;
+}
