@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
-import { SkillsClient, SkillVerificationError } from '@modelcontextprotocol/client/ext/skills';
+import { type Skill, SkillsClient, SkillVerificationError } from '@modelcontextprotocol/client/ext/skills';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { McpSkillCatalog } from '../../src/skills/index.js';
@@ -18,6 +18,9 @@ const ERAS: Array<{ era: string; connect: (url: string) => Promise<Client> }> = 
   { era: '2025-11-25 (the client default)', connect: async (url) => (await connectLegacyClient(url)).client },
   { era: '2026-07-28 (pinned)', connect: (url) => connectOfficialClient(url) },
 ];
+
+/** A listed skill's files (skills from folders are never "dynamic"). */
+const filesOf = (skill: Skill) => skill.resources as Exclude<Skill['resources'], 'dynamic'>;
 
 function listen(url: string): Promise<SseStream> {
   return openSse(
@@ -80,7 +83,7 @@ describe.each(ADAPTERS)('a skill folder changed on disk after startup, on %s', (
         const {
           skills: [after],
         } = await skills.list();
-        expect(after!.resources.find((file) => file.uri === FLOOR)).toEqual({
+        expect(filesOf(after!).find((file) => file.uri === FLOOR)).toEqual({
           uri: FLOOR,
           digest: expect.any(String),
           size: Buffer.byteLength(NEW_FLOOR),
@@ -127,7 +130,7 @@ describe('watch: true', () => {
         const {
           skills: [listed],
         } = await skills.list();
-        size = listed!.resources.find((file) => file.uri === FLOOR)!.size;
+        size = filesOf(listed!).find((file) => file.uri === FLOOR)!.size;
       }
       expect(size).toBe(Buffer.byteLength(NEW_FLOOR));
       const {
