@@ -17,6 +17,7 @@ const ENTRIES: Record<string, string> = {
   redis: 'redis/index.ts',
   bullmq: 'bullmq/index.ts',
   apps: 'apps/index.ts',
+  skills: 'skills/index.ts',
   testing: 'testing/index.ts',
 };
 

@@ -80,8 +80,6 @@ export const INTEGRATION_SESSION_BACKPLANE = Symbol.for('mocapi:integration-sess
 /**
  * Integration slot for one `McpMethodGroup` of methods an extension adds to the method table both
  * eras share (e.g. `skills/list` of `@mocapi/nestjs/skills`). Without one, only the core's methods
- * are answered.
- *
- * @publicApi
+ * are answered. Internal to this package's entries: the method-group shape is not public API.
  */
 export const INTEGRATION_METHOD_GROUP = Symbol.for('mocapi:integration-method-group');
