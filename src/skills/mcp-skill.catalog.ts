@@ -11,7 +11,11 @@ import { type CatalogSkill, SkillCatalogSnapshot, type SkillOwner } from './skil
 import { bytesOf, type SkillFile } from './skill-files.js';
 import { readSkillFolder, readSkillsDirectory } from './skill-folder.reader.js';
 
-/** The identifier the server declares in `capabilities.extensions`. */
+/**
+ * The identifier the server declares in `capabilities.extensions`.
+ *
+ * @publicApi
+ */
 export const MCP_SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 
 /**
@@ -20,8 +24,11 @@ export const MCP_SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
  * @publicApi
  */
 export interface McpSkillCatalogChanges {
+  /** Skills published now that were not before. */
   readonly added: readonly string[];
+  /** Skills no longer published. */
   readonly removed: readonly string[];
+  /** Skills whose entry changed: a file added, removed or changed, or the frontmatter. */
   readonly changed: readonly string[];
 }
 
@@ -55,6 +62,7 @@ export class McpSkillCatalog implements OnModuleInit, OnModuleDestroy {
     private readonly extensions: McpServerExtensions,
   ) {}
 
+  /** Declares the extension and builds the catalog (startup fails on an invalid skill). */
   async onModuleInit(): Promise<void> {
     this.extensions.declare(MCP_SKILLS_EXTENSION, this.config.directoryRead ? { directoryRead: true } : {});
     this.owners = this.discoverOwners();
@@ -62,6 +70,7 @@ export class McpSkillCatalog implements OnModuleInit, OnModuleDestroy {
     if (this.config.watch) this.startWatching();
   }
 
+  /** Stops watching the folders. */
   onModuleDestroy(): void {
     clearTimeout(this.watchTimer);
     for (const watcher of this.watchers.splice(0)) watcher.close();

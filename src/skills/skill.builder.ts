@@ -12,8 +12,11 @@ export const DIRECTORY_MIME_TYPE = 'inode/directory';
  * @publicApi
  */
 export interface McpSkillEntry {
+  /** The URI of the skill's `SKILL.md`, e.g. `skill://book-a-table/SKILL.md`. */
   readonly uri: string;
+  /** The `SKILL.md` frontmatter as JSON, verbatim. */
   readonly frontmatter: Readonly<{ name: string; description: string } & Record<string, unknown>>;
+  /** Every file of the skill (its `SKILL.md` included), sorted by URI: `sha256:<hex>` digest and size in bytes. */
   readonly resources: ReadonlyArray<{ readonly uri: string; readonly digest: string; readonly size: number }>;
 }
 
@@ -45,7 +48,12 @@ export interface SkillBuildInput {
   readonly limits: { readonly files: number; readonly bytes: number };
 }
 
-/** Thrown at startup (or by a reload) with the file and the rule it breaks. */
+/**
+ * Thrown at startup (or by `McpSkillCatalog.reload()`) for a skill that cannot be published: the
+ * message names the file (or folder, or provider method) and the rule it breaks.
+ *
+ * @publicApi
+ */
 export class McpSkillDefinitionError extends Error {
   constructor(where: string, problem: string) {
     super(`McpSkillsModule: ${where}: ${problem}`);
