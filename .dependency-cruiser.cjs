@@ -21,7 +21,17 @@ const LAYERS = [
   'transport/stdio',
   '', // the module itself: src/*.ts
 ];
-const INTEGRATIONS = ['apps', 'bullmq', 'oauth2', 'opentelemetry', 'redis', 'skills', 'testing', 'throttler'];
+const INTEGRATIONS = [
+  'apps',
+  'bullmq',
+  'oauth2',
+  'opentelemetry',
+  'redis',
+  'skills',
+  'terminus',
+  'testing',
+  'throttler',
+];
 
 const folder = (name) => (name === '' ? '^src/[^/]+\\.ts$' : `^src/${name}/`);
 const label = (name) => (name === '' ? 'the module (src/*.ts)' : name);

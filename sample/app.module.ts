@@ -7,6 +7,7 @@ import { McpSkillsModule } from '../src/skills/index.js';
 import { SEATING_PICKER_APP } from './apps/seating-picker.app.js';
 import { BookingModule } from './booking/booking.module.js';
 import { StaffModule } from './staff/staff.module.js';
+import { HealthModule } from './health/health.module.js';
 
 @Module({
   imports: [
@@ -31,6 +32,8 @@ import { StaffModule } from './staff/staff.module.js';
     McpSkillsModule.forRoot({ directories: ['sample/skills'] }),
     BookingModule,
     StaffModule,
+    // GET /health (@nestjs/terminus): 503 until MCP_STATE_SECRETS is set, so a load balancer skips the node.
+    HealthModule,
   ],
 })
 export class AppModule {}

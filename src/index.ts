@@ -50,6 +50,12 @@ export type {
   StandardJSONSchemaV1Converter,
   StandardJSONSchemaV1Options,
 } from './schema/standard-schema.js';
+export {
+  INTEGRATION_REDIS_HEALTH_PROBE,
+  INTEGRATION_TASK_QUEUE_HEALTH_PROBE,
+  type McpHealthProbe,
+  type McpHealthProbeResult,
+} from './core/mcp-health.probe.js';
 
 export { McpExecutionContext } from './discovery/mcp-execution-context.js';
 export type { McpRequestContext } from './discovery/mcp-request-context.js';

@@ -16,6 +16,7 @@ const ENTRIES: Record<string, string> = {
   throttler: 'throttler/index.ts',
   redis: 'redis/index.ts',
   bullmq: 'bullmq/index.ts',
+  terminus: 'terminus/index.ts',
   apps: 'apps/index.ts',
   skills: 'skills/index.ts',
   testing: 'testing/index.ts',

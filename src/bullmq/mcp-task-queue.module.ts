@@ -1,5 +1,6 @@
 import { Global, Module, type Provider } from '@nestjs/common';
 import { INTEGRATION_TASK_EXECUTOR } from '../core/mcp.tokens.js';
+import { INTEGRATION_TASK_QUEUE_HEALTH_PROBE, pingProbe } from '../core/mcp-health.probe.js';
 import { BullmqTaskExecutor } from './bullmq-task.executor.js';
 import {
   MCP_TASK_QUEUE_CONFIG,
@@ -20,6 +21,15 @@ const providers: Provider[] = [
   BullmqTaskExecutor,
   TaskQueueWorker,
   { provide: INTEGRATION_TASK_EXECUTOR, useExisting: BullmqTaskExecutor },
+  // For @mocapi/nestjs/terminus. The queue's commands wait for a reconnect, so only a ready connection is pinged.
+  {
+    provide: INTEGRATION_TASK_QUEUE_HEALTH_PROBE,
+    useFactory: ({ redis }: McpTaskQueueConnection) =>
+      pingProbe('taskQueue', () =>
+        redis.status === 'ready' ? redis.ping() : Promise.reject(new Error(`its Redis connection is ${redis.status}`)),
+      ),
+    inject: [McpTaskQueueConnection],
+  },
 ];
 
 /**
@@ -43,5 +53,8 @@ const providers: Provider[] = [
  * @publicApi
  */
 @Global()
-@Module({ providers, exports: [McpTaskQueueConnection, BullmqTaskExecutor, INTEGRATION_TASK_EXECUTOR] })
+@Module({
+  providers,
+  exports: [McpTaskQueueConnection, BullmqTaskExecutor, INTEGRATION_TASK_EXECUTOR, INTEGRATION_TASK_QUEUE_HEALTH_PROBE],
+})
 export class McpTaskQueueModule extends McpTaskQueueConfigurableModule {}

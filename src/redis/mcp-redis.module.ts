@@ -5,6 +5,7 @@ import {
   INTEGRATION_SESSION_BACKPLANE,
   INTEGRATION_TASK_STORE,
 } from '../core/mcp.tokens.js';
+import { INTEGRATION_REDIS_HEALTH_PROBE, pingProbe } from '../core/mcp-health.probe.js';
 import { McpRedisConnection } from './mcp-redis.connection.js';
 import {
   MCP_REDIS_CONFIG,
@@ -42,6 +43,12 @@ const providers: Provider[] = [
   { provide: INTEGRATION_TASK_STORE, useExisting: RedisTaskStore },
   { provide: INTEGRATION_EVENT_BUS, useExisting: RedisEventBus },
   { provide: INTEGRATION_SESSION_BACKPLANE, useExisting: RedisSessionBackplane },
+  // For @mocapi/nestjs/terminus.
+  {
+    provide: INTEGRATION_REDIS_HEALTH_PROBE,
+    useFactory: (connection: McpRedisConnection) => pingProbe('redis', () => connection.run((redis) => redis.ping())),
+    inject: [McpRedisConnection],
+  },
 ];
 
 /**
@@ -81,6 +88,7 @@ const providers: Provider[] = [
     INTEGRATION_TASK_STORE,
     INTEGRATION_EVENT_BUS,
     INTEGRATION_SESSION_BACKPLANE,
+    INTEGRATION_REDIS_HEALTH_PROBE,
   ],
 })
 export class McpRedisModule extends McpRedisConfigurableModule {}
