@@ -67,6 +67,14 @@ const SECTIONS = [
     intro: '`@mocapi/nestjs/apps`, [apps.md](../apps.md).',
   },
   {
+    title: 'McpSkillsModule.forRoot',
+    file: 'src/skills/mcp-skills.options.ts',
+    type: 'McpSkillsOptions',
+    intro:
+      '`@mocapi/nestjs/skills`, [skills.md](../skills.md). `forRootAsync` takes `imports` / `inject` / `useFactory`, ' +
+      'or `useClass` / `useExisting` with `createMcpSkillsOptions()`.',
+  },
+  {
     title: 'McpOpenTelemetryModule.forRoot',
     file: 'src/opentelemetry/mcp-opentelemetry.module.ts',
     type: 'McpOpenTelemetryOptions',

@@ -32,12 +32,22 @@ export interface McpSkillsOptions {
    * `ttlMs` / `cacheScope` of `skills/list`, `skills/get` and directory pages (2026-07-28). Default:
    * the `cache` option of `McpModule`.
    */
-  cache?: { ttlMs?: number; scope?: 'public' | 'private' };
+  cache?: {
+    /** How long a client may reuse a page, in milliseconds. */
+    ttlMs?: number;
+    /** `public` when every caller sees the same skills (no `@McpScopes` on any). */
+    scope?: 'public' | 'private';
+  };
   /**
    * The largest skill published: files and total bytes. A larger one fails startup (or the reload).
    * Default {@link SKILL_LIMITS} (512 files, 16 MiB), what every host must accept.
    */
-  limits?: { files?: number; bytes?: number };
+  limits?: {
+    /** Files per skill, its `SKILL.md` included. Default 512. */
+    files?: number;
+    /** Bytes of all of a skill's files together. Default 16 MiB. */
+    bytes?: number;
+  };
   /**
    * Reload the catalog when a file under `directories` changes (for development; production calls
    * `McpSkillCatalog.reload()` after deploying new skills). Default false.

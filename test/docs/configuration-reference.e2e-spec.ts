@@ -22,6 +22,7 @@ describe('docs/reference/configuration.md', () => {
       'McpRedisModule.forRoot',
       'McpTaskQueueModule.forRoot',
       'McpAppsModule.forRoot',
+      'McpSkillsModule.forRoot',
       'McpOpenTelemetryModule.forRoot',
       'McpTestClient.start',
       'bootstrapStdio',
