@@ -170,8 +170,10 @@ export class McpSkillCatalog implements OnModuleInit, OnModuleDestroy {
     Object.defineProperty(reader, methodName, { value: contentOf(file) });
     this.registrar.addResource(reader, methodName, {
       uri: file.uri,
-      name: `${item.skill.name}/${file.path}`,
-      ...(file.path === 'SKILL.md' && { description: item.skill.entry.frontmatter.description }),
+      // A skill's SKILL.md is named and described by its frontmatter (SEP-2640); other files by path.
+      ...(file.path === 'SKILL.md'
+        ? { name: item.skill.name, description: item.skill.entry.frontmatter.description }
+        : { name: `${item.skill.name}/${file.path}` }),
       mimeType: file.mimeType,
       size: file.bytes.byteLength,
     });
