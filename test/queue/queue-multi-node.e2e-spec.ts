@@ -153,7 +153,11 @@ describe('@mocapi/nestjs/bullmq: three nodes behind nginx round robin', () => {
     });
     for (const node of [...nodes]) {
       await until('a step', () => lines('STEP rolling ').length > 0);
+      const stopping = Date.now();
       await node.stop();
+      // Out within 10 s of SIGTERM by itself (stop() SIGKILLs a node still running after 5 s).
+      expect(Date.now() - stopping).toBeLessThan(10_000);
+      expect(node.child.signalCode).not.toBe('SIGKILL');
       await replace(node);
     }
     const done = await pollUntil(taskId, (task) => task.status !== 'working', 60_000);
