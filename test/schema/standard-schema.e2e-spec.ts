@@ -2,7 +2,7 @@
 // adapters: the advertised schemas, the answer to bad arguments, and the official client.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { rpc } from '../support/raw-mcp.js';
+import { envelope, mcpHeaders, post, rpc } from '../support/raw-mcp.js';
 import { ADAPTERS, type RunningApp, startApp } from '../support/start-app.js';
 import {
   EXPLICIT_VOUCHER_SCHEMA,
@@ -117,6 +117,22 @@ describe.each(ADAPTERS)('Standard Schema tool inputs on %s', (adapter) => {
     expect(bad.json.result.isError).toBe(true);
     expect(violationPaths(bad.json.result.content[0].text)).toEqual(['name', 'partySize']);
     expect(received).toEqual([{ name: 'Lopes', partySize: 3 }]);
+  });
+
+  it('checks the Mcp-Param header of an argument whose zod metadata names one (x-mcp-header)', async () => {
+    expect(tools.get('regional')!.inputSchema['properties']).toEqual({
+      region: { type: 'string', 'x-mcp-header': 'Region' },
+    });
+    const body = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'regional', arguments: { region: 'eu-west' }, _meta: envelope() },
+    };
+    const ok = await post(server.url, body, { ...mcpHeaders('tools/call', 'regional'), 'mcp-param-region': 'eu-west' });
+    expect(ok.json.result.content[0].text).toBe('eu-west');
+    const missing = await post(server.url, body, mcpHeaders('tools/call', 'regional'));
+    expect([missing.status, missing.json.error.code]).toEqual([400, -32020]);
   });
 
   it('waits for an asynchronous schema', async () => {

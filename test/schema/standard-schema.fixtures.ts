@@ -32,6 +32,9 @@ export const ZodNote = z.object({
   copies: z.number().int().default(2),
 });
 
+/** zod's metadata reaches its JSON Schema: an argument mirrored in an Mcp-Param header. */
+export const ZodRegion = z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }) });
+
 /** A refinement only an asynchronous check can make (a lookup, say). */
 export const ZodVoucher = z.object({ code: z.string() }).refine(
   async (value) => {
@@ -90,6 +93,11 @@ export class BookingTools {
   @McpTool({ description: 'Checks a code', input: ZodVoucher, inputSchema: EXPLICIT_VOUCHER_SCHEMA })
   check_code(input: z.infer<typeof ZodVoucher>) {
     return `Valid ${input.code}`;
+  }
+
+  @McpTool({ description: 'Answers the region', input: ZodRegion })
+  regional(input: z.infer<typeof ZodRegion>) {
+    return input.region;
   }
 
   @McpTool({ description: 'Writes a note', input: ZodNote })
