@@ -3,11 +3,12 @@ import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { type FSWatcher, watch } from 'node:fs';
 import { McpRegistrar } from '../discovery/mcp-registrar.js';
 import { McpServerExtensions } from '../discovery/mcp-server-extensions.js';
-import { MCP_SKILL_METADATA, type McpSkillContent } from './mcp-skill.decorator.js';
+import { MCP_SKILL_METADATA } from './mcp-skill.decorator.js';
 import { MCP_SKILLS_CONFIG } from './mcp-skills.module-definition.js';
 import type { ResolvedMcpSkillsOptions } from './mcp-skills.options.js';
-import { buildSkill, McpSkillDefinitionError, type McpSkillEntry } from './skill.builder.js';
+import { buildDynamicSkill, buildSkill, McpSkillDefinitionError, type McpSkillEntry } from './skill.builder.js';
 import { type CatalogSkill, SkillCatalogSnapshot, type SkillOwner } from './skill-catalog.snapshot.js';
+import { contentFrom, dynamicSkillReader } from './dynamic-skill.reader.js';
 import { bytesOf, type SkillFile } from './skill-files.js';
 import { readSkillFolder, readSkillsDirectory } from './skill-folder.reader.js';
 
@@ -107,8 +108,14 @@ export class McpSkillCatalog implements OnModuleInit, OnModuleDestroy {
     }
     for (const owner of this.owners) {
       const where = `@McpSkill ${owner.instance.constructor.name}.${owner.methodName}()`;
-      const content = (await (owner.instance as Record<string, () => unknown>)[owner.methodName]!()) as McpSkillContent;
-      if (typeof content === 'string') {
+      const content = await contentFrom(owner);
+      if (owner.dynamic) {
+        const manifest = typeof content === 'object' && content !== null ? content['SKILL.md'] : undefined;
+        if (manifest === undefined) {
+          throw new McpSkillDefinitionError(where, 'a dynamic skill must return its files, SKILL.md included');
+        }
+        skills.push({ skill: buildDynamicSkill(where, bytesOf(manifest), baseUri), owner });
+      } else if (typeof content === 'string') {
         skills.push({ skill: buildSkill({ ...(await readSkillFolder(content)), baseUri, limits }), owner });
       } else if (typeof content === 'object' && content !== null) {
         const files = Object.entries(content).map(([path, value]) => ({ path, bytes: bytesOf(value) }));
@@ -147,6 +154,7 @@ export class McpSkillCatalog implements OnModuleInit, OnModuleDestroy {
       if (old?.file.digest === file.digest && old.owner.owner === owner.owner) continue;
       this.register(owner, file);
     }
+    this.swapTemplates(previous, next);
     this.current = next;
     for (const uri of updated) this.registrar.notifyResourceUpdated(uri);
     const before = new Map(previous.skills.map((item) => [item.skill.entry.uri, JSON.stringify(item.skill.entry)]));
@@ -179,6 +187,26 @@ export class McpSkillCatalog implements OnModuleInit, OnModuleDestroy {
     });
   }
 
+  /** A dynamic skill's files are one resource template under its root, read through its method. */
+  private swapTemplates(previous: SkillCatalogSnapshot, next: SkillCatalogSnapshot): void {
+    const dynamic = (snapshot: SkillCatalogSnapshot) =>
+      new Map(snapshot.skills.filter((item) => item.owner?.dynamic).map((item) => [templateOf(item), item]));
+    const [before, after] = [dynamic(previous), dynamic(next)];
+    for (const [template, item] of before) {
+      if (after.get(template)?.owner !== item.owner) this.registrar.removeResourceTemplate(template);
+    }
+    for (const [template, item] of after) {
+      if (before.get(template)?.owner === item.owner) continue;
+      const owner = item.owner!;
+      const reader = dynamicSkillReader(owner, item.skill.entry.uri.slice(0, -'SKILL.md'.length));
+      this.registrar.addResourceTemplate(reader, owner.methodName, {
+        uriTemplate: template,
+        name: item.skill.name,
+        description: item.skill.entry.frontmatter.description,
+      });
+    }
+  }
+
   private discoverOwners(): SkillOwner[] {
     const owners: SkillOwner[] = [];
     const seen = new Set<object>();
@@ -190,14 +218,16 @@ export class McpSkillCatalog implements OnModuleInit, OnModuleDestroy {
       if (!prototype) continue;
       for (const methodName of this.scanner.getAllMethodNames(prototype)) {
         const method = (prototype as Record<string, unknown>)[methodName];
-        if (typeof method !== 'function' || Reflect.getMetadata(MCP_SKILL_METADATA, method) !== true) continue;
+        const options =
+          typeof method === 'function' ? (Reflect.getMetadata(MCP_SKILL_METADATA, method) as unknown) : undefined;
+        if (options === undefined) continue;
         if (!wrapper.isDependencyTreeStatic() || wrapper.isTransient) {
           throw new McpSkillDefinitionError(
             `@McpSkill ${instance.constructor.name}.${methodName}()`,
             'a skill must be published by a singleton provider (not request-scoped or transient)',
           );
         }
-        owners.push({ instance, methodName });
+        owners.push({ instance, methodName, dynamic: (options as { dynamic: boolean }).dynamic });
       }
     }
     return owners;
@@ -218,6 +248,10 @@ export class McpSkillCatalog implements OnModuleInit, OnModuleDestroy {
       this.watchers.push(watcher);
     }
   }
+}
+
+function templateOf(item: CatalogSkill): string {
+  return `${item.skill.entry.uri.slice(0, -'/SKILL.md'.length)}/{+path}`;
 }
 
 /** The reader of a skill from `directories`: no provider, so no scopes. */

@@ -13,11 +13,27 @@ export const MCP_SKILL_METADATA = 'mocapi:skills:skill';
 export type McpSkillContent = McpSkillFileMap | string;
 
 /**
+ * Options of `@McpSkill`.
+ *
+ * @publicApi
+ */
+export interface McpSkillOptions {
+  /**
+   * The files change while the server runs (generated per read): the entry lists `"dynamic"`
+   * instead of digests, and every read calls the method again. Its `SKILL.md` frontmatter is read
+   * at startup and on reload, and must not change in between (hosts check it against the entry).
+   * Default false: the files are hashed once and served from memory.
+   */
+  dynamic?: boolean;
+}
+
+/**
  * Publishes the skill a provider method returns ({@link McpSkillContent}), built in code or read
  * from a folder. The method is called once at startup and again on each `McpSkillCatalog.reload()`;
- * its files are hashed and served from memory until the next reload. The skill is named by its
- * frontmatter. `@McpScopes` on the method or its class hides the skill (its entry and its files)
- * from callers without them, as it hides tools. The provider must be a singleton.
+ * its files are hashed and served from memory until the next reload (or, with `dynamic`, read anew
+ * each time). The skill is named by its frontmatter. `@McpScopes` on the method or its class hides
+ * the skill (its entry and its files) from callers without them, as it hides tools. The provider
+ * must be a singleton.
  *
  * @example
  * ```ts
@@ -32,4 +48,5 @@ export type McpSkillContent = McpSkillFileMap | string;
  * ```
  * @publicApi
  */
-export const McpSkill = (): MethodDecorator => SetMetadata(MCP_SKILL_METADATA, true);
+export const McpSkill = (options: McpSkillOptions = {}): MethodDecorator =>
+  SetMetadata(MCP_SKILL_METADATA, { dynamic: options.dynamic === true });

@@ -5,6 +5,8 @@ import type { SkillFile } from './skill-files.js';
 export interface SkillOwner {
   readonly instance: object;
   readonly methodName: string;
+  /** Its files are generated per read (`@McpSkill({ dynamic: true })`). */
+  readonly dynamic: boolean;
 }
 
 export interface CatalogSkill {

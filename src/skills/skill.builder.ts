@@ -16,8 +16,12 @@ export interface McpSkillEntry {
   readonly uri: string;
   /** The `SKILL.md` frontmatter as JSON, verbatim. */
   readonly frontmatter: Readonly<{ name: string; description: string } & Record<string, unknown>>;
-  /** Every file of the skill (its `SKILL.md` included), sorted by URI: `sha256:<hex>` digest and size in bytes. */
-  readonly resources: ReadonlyArray<{ readonly uri: string; readonly digest: string; readonly size: number }>;
+  /**
+   * Every file of the skill (its `SKILL.md` included), sorted by URI: `sha256:<hex>` digest and size
+   * in bytes; `"dynamic"` for a skill whose files are generated per read.
+   */
+  readonly resources:
+    ReadonlyArray<{ readonly uri: string; readonly digest: string; readonly size: number }> | 'dynamic';
 }
 
 /** A child of a skill directory, as resources/directory/read lists it. */
@@ -79,19 +83,7 @@ export function buildSkill(input: SkillBuildInput): BuiltSkill {
   if (total > limits.bytes) {
     fail(undefined, `has ${total} bytes of files; a skill may have at most ${limits.bytes} (limits.bytes)`);
   }
-  const markdown = textOf(manifest!.bytes);
-  if (markdown === undefined) fail('SKILL.md', 'is not UTF-8 text');
-  let frontmatter: FrontmatterMap;
-  try {
-    frontmatter = parseSkillMarkdown(markdown!).frontmatter;
-  } catch (error) {
-    if (!(error instanceof SkillFrontmatterError)) throw error;
-    return fail('SKILL.md', error.message);
-  }
-  const name = input.folderName ?? (typeof frontmatter['name'] === 'string' ? frontmatter['name'] : '');
-  const problems = frontmatterProblems(frontmatter, name);
-  if (problems.length > 0) fail('SKILL.md', problems.join('; '));
-
+  const { name, frontmatter } = checkedManifest(where, manifest!.bytes, input.folderName);
   const root = `${input.baseUri}${name}`;
   const built: SkillFile[] = [];
   for (const file of [...files].sort((a, b) => compare(a.path, b.path))) {
@@ -116,6 +108,41 @@ export function buildSkill(input: SkillBuildInput): BuiltSkill {
     resources: built.map((file) => ({ uri: file.uri, digest: file.digest, size: file.bytes.byteLength })),
   });
   return { name, entry, files: built, directories: directoriesOf(root, built) };
+}
+
+/**
+ * A skill whose files a provider method generates per read: only its `SKILL.md` is checked (now),
+ * and the entry lists `"dynamic"`.
+ */
+export function buildDynamicSkill(where: string, manifest: Uint8Array, baseUri: string): BuiltSkill {
+  const { name, frontmatter } = checkedManifest(where, manifest);
+  const entry: McpSkillEntry = deepFreeze({
+    uri: `${baseUri}${name}/SKILL.md`,
+    frontmatter: frontmatter as McpSkillEntry['frontmatter'],
+    resources: 'dynamic',
+  });
+  return { name, entry, files: [], directories: new Map() };
+}
+
+/** The frontmatter of a `SKILL.md`, checked against the extension's rules; its name names the skill. */
+function checkedManifest(
+  where: string,
+  bytes: Uint8Array,
+  folderName?: string,
+): { name: string; frontmatter: FrontmatterMap } {
+  const markdown = textOf(bytes);
+  if (markdown === undefined) throw new McpSkillDefinitionError(`${where}/SKILL.md`, 'is not UTF-8 text');
+  let frontmatter: FrontmatterMap;
+  try {
+    frontmatter = parseSkillMarkdown(markdown).frontmatter;
+  } catch (error) {
+    if (!(error instanceof SkillFrontmatterError)) throw error;
+    throw new McpSkillDefinitionError(`${where}/SKILL.md`, error.message);
+  }
+  const name = folderName ?? (typeof frontmatter['name'] === 'string' ? frontmatter['name'] : '');
+  const problems = frontmatterProblems(frontmatter, name);
+  if (problems.length > 0) throw new McpSkillDefinitionError(`${where}/SKILL.md`, problems.join('; '));
+  return { name, frontmatter };
 }
 
 /** Every directory of the skill (its root included) with its direct children, sorted by URI. */

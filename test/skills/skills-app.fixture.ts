@@ -73,3 +73,18 @@ export function skillsAppModule(options: SkillsAppOptions): Type {
   class SkillsAppModule {}
   return SkillsAppModule;
 }
+
+/** A skill whose files are generated per read: tonight's specials change during the evening. */
+@Injectable()
+export class SpecialsSkill {
+  reads = 0;
+
+  @McpSkill({ dynamic: true })
+  specials() {
+    this.reads++;
+    return {
+      'SKILL.md': `---\nname: tonights-specials\ndescription: What the kitchen serves tonight beyond the menu.\n---\n\nRead specials.json.\n`,
+      'specials.json': JSON.stringify({ dishes: ['soupe du jour'], read: this.reads }),
+    };
+  }
+}

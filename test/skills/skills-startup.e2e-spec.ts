@@ -126,6 +126,19 @@ describe('invalid skills fail at startup, naming the file and the rule', () => {
     );
   });
 
+  it('a dynamic skill that returns no SKILL.md, or a folder path', async () => {
+    @Injectable()
+    class Dynamic {
+      @McpSkill({ dynamic: true })
+      folder() {
+        return 'skills/specials';
+      }
+    }
+    expect(await startupError({}, [Dynamic])).toBe(
+      'McpSkillsModule: @McpSkill Dynamic.folder(): a dynamic skill must return its files, SKILL.md included',
+    );
+  });
+
   it('two skills with the same name', async () => {
     const root = await folderWith('seat-a-walk-in', WALK_IN_FILES);
     @Injectable()
