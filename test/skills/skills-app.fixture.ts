@@ -1,4 +1,4 @@
-import { Injectable, Module, type Type } from '@nestjs/common';
+import { type DynamicModule, Injectable, Module, type Type } from '@nestjs/common';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -60,6 +60,8 @@ export interface SkillsAppOptions {
   /** Protect the server with bearer tokens from this issuer, for this audience. */
   readonly oauth2?: { readonly issuer: string; readonly audience: string };
   readonly providers?: Type[];
+  /** More modules, e.g. `McpRedisModule` for several nodes. */
+  readonly imports?: DynamicModule[];
 }
 
 /** A server with skills only (no tool): what the Skills extension needs and nothing else. */
@@ -68,6 +70,7 @@ export function skillsAppModule(options: SkillsAppOptions): Type {
     McpModule.forRoot({ name: 'skills-test', version: '1.0.0' }),
     McpSkillsModule.forRoot(options.skills),
     ...(options.oauth2 ? [McpOAuth2Module.forRoot(options.oauth2)] : []),
+    ...(options.imports ?? []),
   ];
   @Module({ imports, providers: options.providers ?? [] })
   class SkillsAppModule {}
