@@ -213,7 +213,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
     if (!record || record.status !== 'working') return 'skipped';
     let replay: TaskReplay;
     try {
-      replay = taskReplay(record, this.tools.get(record.tool), this.mrtr);
+      replay = await taskReplay(record, this.tools.get(record.tool), this.mrtr);
     } catch (error) {
       await this.endings.fail(taskId, error instanceof McpError ? error : McpError.internal());
       return 'ended';
@@ -320,16 +320,19 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
 
   /** Hands a task whose questions are all answered to the executor, which replays its handler. */
   private async resume(record: McpTaskRecord, request: McpExchange): Promise<void> {
-    await this.submit(record, () => {
-      let replay: TaskReplay;
-      try {
-        replay = taskReplay(record, this.tools.get(record.tool), this.mrtr);
-      } catch (error) {
-        void this.endings.fail(record.taskId, error instanceof McpError ? error : McpError.internal());
-        return;
-      }
-      this.launch(record, request, replay, replay.call);
-    });
+    await this.submit(record, () => void this.replayHere(record, request));
+  }
+
+  /** Replays a resumed task's handler on this node, in the background of `request`. */
+  private async replayHere(record: McpTaskRecord, request: McpExchange): Promise<void> {
+    let replay: TaskReplay;
+    try {
+      replay = await taskReplay(record, this.tools.get(record.tool), this.mrtr);
+    } catch (error) {
+      await this.endings.fail(record.taskId, error instanceof McpError ? error : McpError.internal());
+      return;
+    }
+    this.launch(record, request, replay, replay.call);
   }
 }
 

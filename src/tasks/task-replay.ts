@@ -24,7 +24,11 @@ export interface TaskReplay {
  * (and the task then fails) -32603 when the tool is gone or no longer runs as a task, -32602 when
  * the stored arguments no longer validate.
  */
-export function taskReplay(record: McpTaskRecord, tool: RegisteredTool | undefined, mrtr: MrtrEngine): TaskReplay {
+export async function taskReplay(
+  record: McpTaskRecord,
+  tool: RegisteredTool | undefined,
+  mrtr: MrtrEngine,
+): Promise<TaskReplay> {
   if (!tool || tool.taskSupport === undefined) {
     throw new McpError(-32603, `The tool ${record.tool} of this task is no longer available`);
   }
@@ -47,13 +51,14 @@ export function taskReplay(record: McpTaskRecord, tool: RegisteredTool | undefin
     ? mrtr.resume(resumed, record.replay)
     : mrtr.begin({ ...resumed, requestState: undefined });
   // The stored arguments are shared and frozen: a handler gets its own copy, as on its first run.
-  const input = tool.validate ? validatedInput(tool, record.arguments) : structuredClone(record.arguments);
+  const input = tool.validate ? await validatedInput(tool, record.arguments) : structuredClone(record.arguments);
   return { tool, call, session, input };
 }
 
 /** The DTO-validated input of a resumed task; arguments that no longer validate fail the task. */
-function validatedInput(tool: RegisteredTool, args: Record<string, unknown>): unknown {
-  const validation = tool.validate!(args);
+async function validatedInput(tool: RegisteredTool, args: Record<string, unknown>): Promise<unknown> {
+  // A Standard Schema tool may validate asynchronously: its replay waits for the library, as its call did.
+  const validation = tool.validateAsync ? await tool.validateAsync(args) : tool.validate!(args);
   if (!validation.ok) throw McpError.invalidParams(`Invalid arguments for tool ${tool.name}`);
   return validation.value;
 }

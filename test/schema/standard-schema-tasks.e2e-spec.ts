@@ -1,5 +1,6 @@
 // A zod tool run as a task: its first run gets the value zod answers, and so does its replay after
-// tasks/update (the task's replay validates the stored arguments again, synchronously).
+// tasks/update (the task's replay validates the stored arguments again, waiting for the library
+// when its schema validates asynchronously).
 import { Injectable, Module } from '@nestjs/common';
 import { z } from 'zod';
 import { ElicitationContext, McpModule, McpTool } from '../../src/index.js';
@@ -28,6 +29,26 @@ class OrderTools {
   }
 }
 
+/** A schema that only validates asynchronously (zod's async refine). */
+const Reservation = z.object({ guest: z.string() }).refine(async (value) => value.guest.length > 1, 'too short');
+
+@Injectable()
+class ReservationTools {
+  constructor(private readonly elicitation: ElicitationContext) {}
+
+  @McpTool({
+    description: 'Reserves after a confirmation',
+    input: Reservation,
+    inputSchema: { type: 'object', properties: { guest: { type: 'string' } }, required: ['guest'] },
+    taskSupport: 'optional',
+  })
+  async reserve(input: z.infer<typeof Reservation>): Promise<string> {
+    runs.push(input);
+    const answer = await this.elicitation.elicit(`Reserve for ${input.guest}?`, (s) => s.boolean('confirm'));
+    return answer.action === 'accept' && answer.content.confirm ? `Reserved for ${input.guest}` : 'Cancelled';
+  }
+}
+
 @Module({
   imports: [
     McpModule.forRoot({
@@ -37,7 +58,7 @@ class OrderTools {
       tasks: { ttlMs: 60_000, pollIntervalMs: 50 },
     }),
   ],
-  providers: [OrderTools],
+  providers: [OrderTools, ReservationTools],
 })
 class SchemaTasksModule {}
 
@@ -72,6 +93,25 @@ describe.each(ADAPTERS)('a Standard Schema tool as a task on %s', (adapter) => {
       { item: 'BREAD', quantity: 1 },
       { item: 'BREAD', quantity: 1 },
     ]);
+  });
+
+  it('replays a task whose schema validates asynchronously, waiting for the library', async () => {
+    const options = { capabilities: WITH_ELICITATION };
+    const created = result(
+      await call(server.url, 'tools/call', { name: 'reserve', arguments: { guest: 'Ada' } }, options),
+    );
+    const asked = await pollUntil(server.url, created.taskId, (task) => task.status === 'input_required');
+    const [key] = Object.keys(asked.inputRequests);
+    await call(
+      server.url,
+      'tasks/update',
+      { taskId: created.taskId, inputResponses: { [key!]: { action: 'accept', content: { confirm: true } } } },
+      options,
+    );
+    const done = await pollUntil(server.url, created.taskId, (task) => task.status !== 'working');
+    expect(done.status).toBe('completed');
+    expect(done.result.content).toEqual([{ type: 'text', text: 'Reserved for Ada' }]);
+    expect(runs).toEqual([{ guest: 'Ada' }, { guest: 'Ada' }]);
   });
 
   it('refuses bad arguments before any task is created', async () => {
