@@ -12,6 +12,7 @@ import { HealthModule } from './health/health.module.js';
 @Module({
   imports: [
     ConfigModule.forRoot({ isGlobal: true }),
+    // Two MCP servers: the guests' at /mcp (the booking tools) and the staff's at /mcp/staff.
     McpModule.forRootAsync({
       imports: [ConfigModule],
       inject: [ConfigService],
@@ -22,6 +23,20 @@ import { HealthModule } from './health/health.module.js';
         instructions: 'Use find_tables to see free seatings, then book_table to reserve one.',
         // Comma-separated; the first secret seals, all of them open (rotate by prepending).
         mrtr: { secrets: config.get<string>('MCP_STATE_SECRETS')?.split(',').filter(Boolean) },
+        include: [BookingModule],
+      }),
+    }),
+    McpModule.forRootAsync({
+      isGlobal: false,
+      imports: [ConfigModule],
+      inject: [ConfigService],
+      useFactory: (config: ConfigService) => ({
+        name: 'bistro-staff',
+        title: 'Bistro staff tools',
+        version: '1.0.0',
+        path: '/mcp/staff',
+        mrtr: { secrets: config.get<string>('MCP_STATE_SECRETS')?.split(',').filter(Boolean) },
+        include: [StaffModule],
       }),
     }),
     // Rate limiting (MCP tools, prompts, resources only): 120 calls a minute per caller and per tool.

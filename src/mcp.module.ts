@@ -39,6 +39,7 @@ import {
   INTEGRATION_SESSION_BACKPLANE,
   INTEGRATION_TASK_STORE,
   INTEGRATION_TASK_EXECUTOR,
+  INTEGRATION_HTTP_AUTHENTICATOR,
 } from './core/mcp.tokens.js';
 import { InProcessEventBus } from './events/in-process-event-bus.js';
 import { ListChangeRelay } from './discovery/list-change.relay.js';
@@ -48,6 +49,7 @@ import { McpSessionBackplane } from './legacy/mcp-session.backplane.js';
 import { McpTaskStore } from './task-store/mcp-task.store.js';
 import { InMemoryTaskStore } from './task-store/in-memory-task.store.js';
 import { McpTaskRunner } from './tasks/mcp-task.runner.js';
+import { MCP_HTTP_AUTHENTICATOR, type McpHttpAuthenticator } from './transport/http/mcp-http-authenticator.js';
 import { InProcessTaskExecutor, McpTaskExecutor } from './tasks/mcp-task.executor.js';
 import { McpTaskEvents } from './tasks/mcp-task.events.js';
 import { McpTaskContext } from './tasks/mcp-task.context.js';
@@ -120,7 +122,12 @@ const seams: Provider[] = [
   {
     provide: AesGcmTokenSealer,
     useFactory: (options: ResolvedMcpOptions) =>
-      new AesGcmTokenSealer(options.mrtr.secrets, new Logger('McpRequestState')),
+      // A server that serves only some modules (one of several) seals for its own path.
+      new AesGcmTokenSealer(
+        options.mrtr.secrets,
+        new Logger('McpRequestState'),
+        options.include ? `server:${options.path}` : undefined,
+      ),
     inject: [MCP_OPTIONS],
   },
   {
@@ -173,6 +180,17 @@ const seams: Provider[] = [
     INTEGRATION_TASK_EXECUTOR,
     () => new InProcessTaskExecutor(),
   ),
+  {
+    // The server's own authenticator, `false` for none, else the integration's (or none).
+    provide: MCP_HTTP_AUTHENTICATOR,
+    useFactory: (options: ResolvedMcpOptions, moduleRef: ModuleRef, integration?: McpHttpAuthenticator) => {
+      const own = options.httpAuthenticator;
+      if (own === false) return null;
+      if (own) return typeof own === 'function' ? moduleRef.create(own) : own;
+      return integration ?? null;
+    },
+    inject: [MCP_OPTIONS, ModuleRef, { token: INTEGRATION_HTTP_AUTHENTICATOR, optional: true }],
+  },
   {
     provide: McpAccessPolicy,
     useFactory: (integration?: McpAccessPolicy) => integration ?? new AllowAllAccessPolicy(),

@@ -6,6 +6,7 @@ import type { McpTaskExecutor } from './tasks/mcp-task.executor.js';
 import type { McpAuditSink } from './telemetry/mcp-audit.sink.js';
 import type { McpEventBus } from './events/mcp-event-bus.js';
 import type { McpSessionBackplane } from './legacy/mcp-session.backplane.js';
+import type { McpHttpAuthenticator } from './transport/http/mcp-http-authenticator.js';
 import { type McpLimitsOptions, type ResolvedMcpLimits, resolveLimits } from './core/mcp-limits.options.js';
 import { McpOptionsError } from './core/mcp-options.error.js';
 import {
@@ -82,6 +83,12 @@ export interface McpModuleOptions extends McpServerOptions, McpHttpOptions {
    * routed between nodes): it wins over an integration module's and over the default, which shares nothing.
    */
   sessionBackplane?: Type<McpSessionBackplane> | McpSessionBackplane;
+  /**
+   * How this server authenticates each Streamable HTTP request: the application's own
+   * authenticator, or `false` for none even when an integration module (`@mocapi/nestjs/oauth2`)
+   * provides one — e.g. the public one of two servers. Default: the integration's, else none.
+   */
+  httpAuthenticator?: Type<McpHttpAuthenticator> | McpHttpAuthenticator | false;
 }
 
 /**
@@ -101,6 +108,7 @@ export interface ResolvedMcpOptions extends ResolvedMcpServerOptions, ResolvedMc
   readonly auditSink?: Type<McpAuditSink> | McpAuditSink;
   readonly eventBus?: Type<McpEventBus> | McpEventBus;
   readonly sessionBackplane?: Type<McpSessionBackplane> | McpSessionBackplane;
+  readonly httpAuthenticator?: Type<McpHttpAuthenticator> | McpHttpAuthenticator | false;
 }
 
 /** Applies defaults and validates; throws {@link McpOptionsError} listing every problem at once. */
@@ -121,6 +129,7 @@ export function resolveMcpOptions(options: McpModuleOptions | undefined): Resolv
     auditSink: o.auditSink,
     eventBus: o.eventBus,
     sessionBackplane: o.sessionBackplane,
+    httpAuthenticator: o.httpAuthenticator,
   };
   if (problems.length > 0) throw new McpOptionsError(problems);
   return resolved;

@@ -108,11 +108,25 @@ describe.each(['express', 'fastify'] as const)(
 );
 
 describe('the sample server, staff tools and content', () => {
+  // The staff tools are the second server's, at /mcp/staff; the menu and the prompt the guests'.
   let mcp: McpTestClient;
+  let guests: McpTestClient;
   beforeAll(async () => {
-    mcp = await McpTestClient.start(AppModule);
+    mcp = await McpTestClient.start(AppModule, { path: '/mcp/staff' });
+    guests = await McpTestClient.start(AppModule);
   });
-  afterAll(() => mcp.close());
+  afterAll(async () => {
+    await mcp.close();
+    await guests.close();
+  });
+
+  it('serves the guests and the staff from two servers, each with its own tools', async () => {
+    const guestTools = (await guests.listTools()).map((t) => t['name']);
+    const staffTools = (await mcp.listTools()).map((t) => t['name']);
+    expect(guestTools).toEqual(expect.arrayContaining(['find_tables', 'book_table']));
+    expect(guestTools).not.toContain('list_bookings');
+    expect(staffTools.sort()).toEqual(['list_bookings', 'monthly_report', 'prepare_service']);
+  });
 
   it('guards list_bookings with an ordinary Nest guard', async () => {
     const round = await mcp.callTool('list_bookings');
@@ -143,9 +157,9 @@ describe('the sample server, staff tools and content', () => {
   });
 
   it('serves the menu, a prompt, and reports progress', async () => {
-    const menu = await mcp.readResource('bistro://menu');
+    const menu = await guests.readResource('bistro://menu');
     expect((menu.result['contents'] as any[])[0]).toMatchObject({ mimeType: 'text/markdown' });
-    const prompt = await mcp.getPrompt('plan_evening', { occasion: 'birthday' });
+    const prompt = await guests.getPrompt('plan_evening', { occasion: 'birthday' });
     expect(JSON.stringify(prompt.result['messages'])).toContain('birthday dinner');
     const prepared = await mcp.callTool('prepare_service');
     expect(prepared.result['content']).toEqual([{ type: 'text', text: 'The dining room is ready.' }]);

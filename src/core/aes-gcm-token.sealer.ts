@@ -61,7 +61,15 @@ export class AesGcmTokenSealer {
   private readonly opening = new Map<number, KeyObject>();
   private readonly aads = new Map<string, Buffer>();
 
-  constructor(secrets: readonly string[] | undefined, logger: TokenSealerLogger) {
+  /**
+   * `scope`, when given, joins every token's authenticated data: a token sealed under one scope (one
+   * server of an application that runs several) does not open under another.
+   */
+  constructor(
+    secrets: readonly string[] | undefined,
+    logger: TokenSealerLogger,
+    private readonly scope?: string,
+  ) {
     const list = secrets ?? [];
     if (!Array.isArray(list)) {
       throw new Error('McpModule.forRoot({ mrtr: { secrets } }) must be an array of strings.');
@@ -125,10 +133,10 @@ export class AesGcmTokenSealer {
   }
 
   private aad(header: Buffer, purpose: string): Buffer {
-    if (purpose === '') return header;
+    if (purpose === '' && this.scope === undefined) return header;
     let suffix = this.aads.get(purpose);
     if (!suffix) {
-      suffix = Buffer.from(`|${purpose}`, 'utf8');
+      suffix = Buffer.from(this.scope === undefined ? `|${purpose}` : `|${purpose}@${this.scope}`, 'utf8');
       this.aads.set(purpose, suffix);
     }
     return Buffer.concat([header, suffix]);

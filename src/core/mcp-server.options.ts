@@ -39,6 +39,14 @@ export interface McpServerOptions {
    * `'legacy'`, `initialize` is refused with -32022 (HTTP 400) listing the supported versions.
    */
   eras?: McpProtocolEra[];
+  /**
+   * The modules whose providers and controllers this server serves (their `@McpTool`, `@McpPrompt`,
+   * `@McpResource` and `@McpResourceTemplate` methods). Default: the whole application. With
+   * several `McpModule.forRoot` imports (each at its own `path`), give each its modules. A server
+   * with `include` also seals its requestState and 2025-era session ids for its path only, so
+   * another server of the same application refuses them.
+   */
+  include?: Function[];
 }
 
 /** {@link McpServerOptions} after defaults were applied. */
@@ -53,6 +61,7 @@ export interface ResolvedMcpServerOptions {
   readonly maxJsonDepth: number;
   readonly toolTimeoutMs?: number;
   readonly eras: { readonly modern: boolean; readonly legacy: boolean };
+  readonly include?: readonly Function[];
 }
 
 /** Injection token of the {@link ResolvedMcpServerOptions}. */
@@ -79,6 +88,9 @@ export function resolveServerOptions(o: Partial<McpServerOptions>, problems: str
   if (!Array.isArray(eras) || eras.length === 0 || eras.some((era) => era !== 'modern' && era !== 'legacy')) {
     problems.push("`eras` must be a non-empty array of 'modern' and/or 'legacy' (default: both)");
   }
+  if (o.include !== undefined && (!Array.isArray(o.include) || o.include.some((m) => typeof m !== 'function'))) {
+    problems.push('`include` must be an array of module classes');
+  }
   return {
     name: o.name!,
     version: o.version!,
@@ -93,5 +105,6 @@ export function resolveServerOptions(o: Partial<McpServerOptions>, problems: str
       modern: Array.isArray(eras) && eras.includes('modern'),
       legacy: Array.isArray(eras) && eras.includes('legacy'),
     },
+    ...(o.include !== undefined && { include: Object.freeze([...o.include]) }),
   };
 }

@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import {
   MCP_PROMPT_METADATA,
@@ -6,6 +6,7 @@ import {
   MCP_RESOURCE_TEMPLATE_METADATA,
   MCP_TOOL_METADATA,
 } from '../decorators/mcp-metadata.constants.js';
+import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 import type { ContextualProvider } from './mcp-handler.factory.js';
 import { McpPromptFactory } from './mcp-prompt.factory.js';
 import { McpPromptRegistry } from './mcp-prompt.registry.js';
@@ -15,8 +16,9 @@ import { McpToolFactory } from './mcp-tool.factory.js';
 import { McpToolRegistry } from './mcp-tool.registry.js';
 
 /**
- * Finds `@McpTool`, `@McpPrompt`, `@McpResource` and `@McpResourceTemplate` methods on every provider and controller at bootstrap
- * and registers them. Duplicate names fail startup.
+ * Finds `@McpTool`, `@McpPrompt`, `@McpResource` and `@McpResourceTemplate` methods on every provider
+ * and controller at bootstrap (of the server's `include` modules, when it names some) and registers
+ * them. Duplicate names fail startup.
  */
 @Injectable()
 export class McpExplorer implements OnModuleInit {
@@ -29,10 +31,12 @@ export class McpExplorer implements OnModuleInit {
     private readonly toolFactory: McpToolFactory,
     private readonly promptFactory: McpPromptFactory,
     private readonly resourceFactory: McpResourceFactory,
+    @Inject(MCP_SERVER_OPTIONS) private readonly server: ResolvedMcpServerOptions,
   ) {}
 
   onModuleInit(): void {
-    const wrappers = [...this.discovery.getProviders(), ...this.discovery.getControllers()];
+    const scope = this.server.include ? { include: [...this.server.include] } : {};
+    const wrappers = [...this.discovery.getProviders(scope), ...this.discovery.getControllers(scope)];
     const seen = new Set<object>();
     for (const wrapper of wrappers) {
       const instance = wrapper.instance as object | undefined;

@@ -11,3 +11,6 @@ export { McpHttpChallenge } from '../../protocol/mcp-http-challenge.js';
 export abstract class McpHttpAuthenticator {
   abstract authenticate(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
+
+/** The authenticator this server uses (its own, the integration's, or null for none). */
+export const MCP_HTTP_AUTHENTICATOR = Symbol.for('mocapi:http-authenticator');

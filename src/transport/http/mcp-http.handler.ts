@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
 import { type DispatchOutcome, failure } from '../../protocol/rpc-outcome.js';
-import { INTEGRATION_HTTP_AUTHENTICATOR } from '../../core/mcp.tokens.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { McpHttpChallenge } from '../../protocol/mcp-http-challenge.js';
-import { McpHttpAuthenticator } from './mcp-http-authenticator.js';
+import { MCP_HTTP_AUTHENTICATOR, type McpHttpAuthenticator } from './mcp-http-authenticator.js';
 import { OriginPolicy } from './origin-policy.js';
 import { readBody } from './read-body.js';
 import { answerBodyError, NULL_BODY, parseBody } from './http-body.js';
@@ -41,7 +40,7 @@ export class McpHttpHandler {
     private readonly dispatcher: McpDispatcher,
     private readonly legacy: LegacyHttpEndpoint,
     private readonly eras: McpEraRouter,
-    @Optional() @Inject(INTEGRATION_HTTP_AUTHENTICATOR) private readonly authenticator?: McpHttpAuthenticator,
+    @Inject(MCP_HTTP_AUTHENTICATOR) private readonly authenticator: McpHttpAuthenticator | null,
   ) {
     this.originPolicy = new OriginPolicy(http.allowedHosts, http.allowedOrigins);
   }

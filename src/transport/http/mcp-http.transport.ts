@@ -6,7 +6,13 @@ import { McpHttpHandler } from './mcp-http.handler.js';
 import { MCP_HTTP_OPTIONS, type ResolvedMcpHttpOptions } from './mcp-http.options.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../../core/mcp-server.options.js';
 
-/** Mounts the Streamable HTTP endpoint on whichever HTTP adapter the application runs. */
+/** The MCP paths mounted on each HTTP server instance (several servers may share one application). */
+const mounted = new WeakMap<object, Set<string>>();
+
+/**
+ * Mounts the Streamable HTTP endpoint on whichever HTTP adapter the application runs; a second
+ * server on the same path of the same application fails startup.
+ */
 @Injectable()
 export class McpHttpTransport implements OnModuleInit {
   private readonly logger = new Logger('McpHttp');
@@ -23,6 +29,14 @@ export class McpHttpTransport implements OnModuleInit {
     if (!this.options.http || !adapter) return;
     const type = adapter.getType();
     const instance = adapter.getInstance();
+    const paths = mounted.get(instance) ?? new Set<string>();
+    if (paths.has(this.options.path)) {
+      throw new Error(
+        `Two MCP servers are mounted on ${this.options.path}: give each McpModule.forRoot of this application its own \`path\``,
+      );
+    }
+    paths.add(this.options.path);
+    mounted.set(instance, paths);
     if (type === 'express') bindExpress(instance, this.options.path, this.handler);
     else if (type === 'fastify') bindFastify(instance, this.options.path, this.handler);
     else {

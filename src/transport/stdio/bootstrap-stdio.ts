@@ -44,6 +44,8 @@ export interface BootstrapStdioOptions {
    * aborted, may take to answer before the application is closed anyway. Default 5000 ms.
    */
   shutdownTimeoutMs?: number;
+  /** The `path` of the server to serve, when the application runs several. Default: the first. */
+  server?: string;
 }
 
 /**
@@ -94,12 +96,14 @@ export async function bootstrapStdio(
 
   let transport: McpStdioTransport;
   try {
-    transport = McpStdioTransport.fromContext(app);
+    transport = McpStdioTransport.fromContext(app, options.server);
   } catch (error) {
     await app.close();
     restoreConsole();
     throw new Error(
-      'bootstrapStdio: no McpModule found; import McpModule.forRoot({ name, version, http: false }) in the module you pass',
+      options.server !== undefined
+        ? `bootstrapStdio: ${(error as Error).message}`
+        : 'bootstrapStdio: no McpModule found; import McpModule.forRoot({ name, version, http: false }) in the module you pass',
       {
         cause: error,
       },

@@ -7,6 +7,7 @@ import { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
 import { McpStdioConnection } from './mcp-stdio.connection.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../../core/mcp-server.options.js';
 import { MCP_LIMITS, type ResolvedMcpLimits } from '../../core/mcp-limits.options.js';
+import { MCP_HTTP_OPTIONS, type ResolvedMcpHttpOptions } from '../http/mcp-http.options.js';
 
 /** Where a stdio session reads and writes; the process's own stdin/stdout by default. */
 export interface McpStdioStreams {
@@ -30,6 +31,9 @@ export interface McpStdioStreams {
 export class McpStdioTransport {
   private readonly logger = new Logger('McpStdio');
 
+  /** The `path` of the server this transport serves (which server it is, when an application runs several). */
+  readonly path: string;
+
   constructor(
     @Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions,
     @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
@@ -37,14 +41,25 @@ export class McpStdioTransport {
     @Optional() private readonly legacy?: LegacyDispatcher,
     @Optional() private readonly sessions?: LegacySessions,
     @Optional() private readonly eras?: McpEraRouter,
-  ) {}
+    @Optional() @Inject(MCP_HTTP_OPTIONS) http?: ResolvedMcpHttpOptions,
+  ) {
+    this.path = http?.path ?? '/mcp';
+  }
 
   /**
    * The transport wired from the providers of an application context (or a testing module) that
-   * imports `McpModule`, as {@link bootstrapStdio} builds it. Throws when `McpModule` is missing.
+   * imports `McpModule`, as {@link bootstrapStdio} builds it; `server`, the `path` of the one to
+   * serve when the application runs several servers (default: the first). Throws when `McpModule`
+   * is missing, or no server has that path.
    */
-  static fromContext(context: Pick<INestApplicationContext, 'get'>): McpStdioTransport {
-    return context.get(McpStdioTransport, { strict: false });
+  static fromContext(context: Pick<INestApplicationContext, 'get'>, server?: string): McpStdioTransport {
+    if (server === undefined) return context.get(McpStdioTransport, { strict: false });
+    const all = context.get(McpStdioTransport, { strict: false, each: true });
+    const chosen = all.find((transport) => transport.path === server);
+    if (!chosen) {
+      throw new Error(`No MCP server at path ${server} (this application serves ${all.map((t) => t.path).join(', ')})`);
+    }
+    return chosen;
   }
 
   /** Starts answering on the given streams (stdin/stdout by default); never writes anything but JSON-RPC to the output. */
