@@ -10,15 +10,7 @@ import { startNginx } from '../test/multi-node/nginx-balancer.js';
 import { envelope, mcpHeaders } from '../test/support/raw-mcp.js';
 import { startRedis } from '../test/support/redis-server.js';
 import { killNodes, type NodeProcess, startNode } from '../test/redis/redis-nodes.js';
-
-function option(name: string, fallback: number): number;
-function option(name: string): string | undefined;
-function option(name: string, fallback?: number): number | string | undefined {
-  const at = process.argv.indexOf(`--${name}`);
-  const value = at === -1 ? undefined : process.argv[at + 1];
-  if (fallback === undefined) return value;
-  return value === undefined ? fallback : Number(value);
-}
+import { option } from './cli-option.js';
 
 const FLOWS = option('flows', 100_000);
 const CONCURRENCY = option('concurrency', 32);

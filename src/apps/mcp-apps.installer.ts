@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { McpResourceOptions } from '../decorators/mcp-resource.decorator.js';
+import { isSingleton, providerMethods } from '../discovery/provider-methods.js';
 import { appLinkProblem, MCP_APP_MIME_TYPE, MCP_UI_EXTENSION } from '../discovery/mcp-apps.support.js';
 import { McpRegistrar } from '../discovery/mcp-registrar.js';
 import { McpResourceRegistry } from '../discovery/mcp-resource.registry.js';
@@ -62,31 +63,16 @@ export class McpAppsInstaller implements OnModuleInit, OnApplicationBootstrap {
   }
 
   private registerDecorated(): void {
-    const seen = new Set<object>();
-    for (const wrapper of [...this.discovery.getProviders(), ...this.discovery.getControllers()]) {
-      const instance = wrapper.instance as object | undefined;
-      if (!instance || typeof instance !== 'object' || wrapper.isAlias || seen.has(instance)) continue;
-      seen.add(instance);
-      const prototype = Object.getPrototypeOf(instance) as object | null;
-      if (!prototype) continue;
-      for (const methodName of this.scanner.getAllMethodNames(prototype)) {
-        const method = (prototype as Record<string, unknown>)[methodName];
-        if (typeof method !== 'function') continue;
-        const options = Reflect.getMetadata(MCP_APP_RESOURCE_METADATA, method) as McpAppResourceOptions | undefined;
-        if (!options) continue;
-        const what = `@McpAppResource ${instance.constructor.name}.${methodName}`;
-        if (!wrapper.isDependencyTreeStatic() || wrapper.isTransient) {
-          throw new Error(
-            `${what}: an app resource must be on a singleton provider (not request-scoped or transient).`,
-          );
-        }
-        checkUiUri(options.uri, what);
-        this.registrar.addResource(
-          instance,
-          methodName,
-          this.resourceOptions(options, options.name ?? methodName, what),
-        );
+    const wrappers = [...this.discovery.getProviders(), ...this.discovery.getControllers()];
+    for (const { wrapper, instance, methodName, method } of providerMethods(wrappers, this.scanner)) {
+      const options = Reflect.getMetadata(MCP_APP_RESOURCE_METADATA, method) as McpAppResourceOptions | undefined;
+      if (!options) continue;
+      const what = `@McpAppResource ${instance.constructor.name}.${methodName}`;
+      if (!isSingleton(wrapper)) {
+        throw new Error(`${what}: an app resource must be on a singleton provider (not request-scoped or transient).`);
       }
+      checkUiUri(options.uri, what);
+      this.registrar.addResource(instance, methodName, this.resourceOptions(options, options.name ?? methodName, what));
     }
   }
 

@@ -8,6 +8,7 @@ import {
 } from '../decorators/mcp-metadata.constants.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 import type { ContextualProvider } from './mcp-handler.factory.js';
+import { isSingleton, providerMethods } from './provider-methods.js';
 import { McpPromptFactory } from './mcp-prompt.factory.js';
 import { McpPromptRegistry } from './mcp-prompt.registry.js';
 import { McpResourceFactory } from './mcp-resource.factory.js';
@@ -37,22 +38,13 @@ export class McpExplorer implements OnModuleInit {
   onModuleInit(): void {
     const scope = this.server.include ? { include: [...this.server.include] } : {};
     const wrappers = [...this.discovery.getProviders(scope), ...this.discovery.getControllers(scope)];
-    const seen = new Set<object>();
-    for (const wrapper of wrappers) {
-      const instance = wrapper.instance as object | undefined;
-      if (!instance || typeof instance !== 'object' || wrapper.isAlias || seen.has(instance)) continue;
-      seen.add(instance);
-      const prototype = Object.getPrototypeOf(instance) as object | null;
-      if (!prototype) continue;
+    for (const { wrapper, instance, methodName, method } of providerMethods(wrappers, this.scanner)) {
       // Request-scoped, durable and transient providers (and those depending on one) have no usable
       // singleton: their instance is resolved for each call.
-      const contextual: ContextualProvider | undefined =
-        wrapper.isDependencyTreeStatic() && !wrapper.isTransient ? undefined : { token: wrapper.token, id: wrapper.id };
-      for (const methodName of this.scanner.getAllMethodNames(prototype)) {
-        const method = (prototype as Record<string, unknown>)[methodName];
-        if (typeof method !== 'function') continue;
-        this.register(instance, methodName, method, contextual);
-      }
+      const contextual: ContextualProvider | undefined = isSingleton(wrapper)
+        ? undefined
+        : { token: wrapper.token, id: wrapper.id };
+      this.register(instance, methodName, method, contextual);
     }
   }
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { type FSWatcher, watch } from 'node:fs';
+import { isSingleton, providerMethods } from '../discovery/provider-methods.js';
 import { McpRegistrar } from '../discovery/mcp-registrar.js';
 import { McpServerExtensions } from '../discovery/mcp-server-extensions.js';
 import { MCP_SKILL_METADATA } from './mcp-skill.decorator.js';
@@ -209,26 +210,19 @@ export class McpSkillCatalog implements OnModuleInit, OnModuleDestroy {
 
   private discoverOwners(): SkillOwner[] {
     const owners: SkillOwner[] = [];
-    const seen = new Set<object>();
-    for (const wrapper of this.discovery.getProviders()) {
-      const instance = wrapper.instance as object | undefined;
-      if (!instance || typeof instance !== 'object' || wrapper.isAlias || seen.has(instance)) continue;
-      seen.add(instance);
-      const prototype = Object.getPrototypeOf(instance) as object | null;
-      if (!prototype) continue;
-      for (const methodName of this.scanner.getAllMethodNames(prototype)) {
-        const method = (prototype as Record<string, unknown>)[methodName];
-        const options =
-          typeof method === 'function' ? (Reflect.getMetadata(MCP_SKILL_METADATA, method) as unknown) : undefined;
-        if (options === undefined) continue;
-        if (!wrapper.isDependencyTreeStatic() || wrapper.isTransient) {
-          throw new McpSkillDefinitionError(
-            `@McpSkill ${instance.constructor.name}.${methodName}()`,
-            'a skill must be published by a singleton provider (not request-scoped or transient)',
-          );
-        }
-        owners.push({ instance, methodName, dynamic: (options as { dynamic: boolean }).dynamic });
+    for (const { wrapper, instance, methodName, method } of providerMethods(
+      this.discovery.getProviders(),
+      this.scanner,
+    )) {
+      const options = Reflect.getMetadata(MCP_SKILL_METADATA, method) as unknown;
+      if (options === undefined) continue;
+      if (!isSingleton(wrapper)) {
+        throw new McpSkillDefinitionError(
+          `@McpSkill ${instance.constructor.name}.${methodName}()`,
+          'a skill must be published by a singleton provider (not request-scoped or transient)',
+        );
       }
+      owners.push({ instance, methodName, dynamic: (options as { dynamic: boolean }).dynamic });
     }
     return owners;
   }
