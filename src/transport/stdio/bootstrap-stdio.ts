@@ -44,7 +44,7 @@ export interface BootstrapStdioOptions {
    * aborted, may take to answer before the application is closed anyway. Default 5000 ms.
    */
   shutdownTimeoutMs?: number;
-  /** The `path` of the server to serve, when the application runs several. Default: the first. */
+  /** The `path` of the server to serve, when the application runs several. Default: the one at `/mcp`. */
   server?: string;
 }
 

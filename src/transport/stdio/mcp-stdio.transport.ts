@@ -48,16 +48,23 @@ export class McpStdioTransport {
 
   /**
    * The transport wired from the providers of an application context (or a testing module) that
-   * imports `McpModule`, as {@link bootstrapStdio} builds it; `server`, the `path` of the one to
-   * serve when the application runs several servers (default: the first). Throws when `McpModule`
-   * is missing, or no server has that path.
+   * imports `McpModule`, as {@link bootstrapStdio} builds it. `server` is the `path` of the server
+   * to serve when the application runs several; without it, the only server, else the one at
+   * `/mcp`. Throws when `McpModule` is missing, or no server matches.
    */
   static fromContext(context: Pick<INestApplicationContext, 'get'>, server?: string): McpStdioTransport {
-    if (server === undefined) return context.get(McpStdioTransport, { strict: false });
     const all = context.get(McpStdioTransport, { strict: false, each: true });
-    const chosen = all.find((transport) => transport.path === server);
+    if (all.length === 0) throw new Error('No McpModule in this application context');
+    if (server === undefined && all.length === 1) return all[0]!;
+    const path = server ?? '/mcp';
+    const chosen = all.find((transport) => transport.path === path);
     if (!chosen) {
-      throw new Error(`No MCP server at path ${server} (this application serves ${all.map((t) => t.path).join(', ')})`);
+      const served = all.map((t) => t.path).join(', ');
+      throw new Error(
+        server === undefined
+          ? `This application serves several MCP servers (${served}): name the one stdio serves (\`server\`)`
+          : `No MCP server at path ${server} (this application serves ${served})`,
+      );
     }
     return chosen;
   }
