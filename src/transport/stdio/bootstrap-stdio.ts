@@ -8,7 +8,6 @@ import {
   type Type,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../../core/mcp-server.options.js';
 import { redirectConsoleToStderr } from './console-redirect.js';
 import type { McpStdioConnection } from './mcp-stdio.connection.js';
 import { McpStdioTransport } from './mcp-stdio.transport.js';
@@ -109,10 +108,10 @@ export async function bootstrapStdio(
       },
     );
   }
-  const mcpOptions = app.get<ResolvedMcpServerOptions>(MCP_SERVER_OPTIONS, { strict: false });
   const connection = transport.listen({ input: options.input, output });
   const logger = new Logger('McpStdio');
-  logger.log(`MCP server "${mcpOptions.name}" ${mcpOptions.version} listening on stdio`);
+  const { name, version } = transport.serverInfo;
+  logger.log(`MCP server "${name}" ${version} listening on stdio`);
 
   const signalHandlers = new Map<NodeJS.Signals, () => void>();
   let shutdown: Promise<void> | undefined;

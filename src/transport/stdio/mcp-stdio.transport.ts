@@ -46,6 +46,11 @@ export class McpStdioTransport {
     this.path = http?.path ?? '/mcp';
   }
 
+  /** The name and version of the server this transport serves. */
+  get serverInfo(): { readonly name: string; readonly version: string } {
+    return { name: this.options.name, version: this.options.version };
+  }
+
   /**
    * The transport wired from the providers of an application context (or a testing module) that
    * imports `McpModule`, as {@link bootstrapStdio} builds it. `server` is the `path` of the server
