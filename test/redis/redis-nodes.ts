@@ -70,7 +70,7 @@ export async function startNode(settings: RedisNodeSettings, timeoutMs = 30_000)
       if (!alive()) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;
       clearTimeout(timer);
     },
