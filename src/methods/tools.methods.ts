@@ -25,6 +25,7 @@ import { McpCallAbortedError } from '../protocol/mcp-call-aborted.error.js';
 import { logText } from '../telemetry/log-text.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 import type { DtoValidationResult } from '../schema/dto-validator.js';
+import { taskModeOf } from '../tasks/task-mode.js';
 
 /** What a call that outlived its timeout resolves to. */
 const TIMED_OUT = Symbol('timed out');
@@ -160,7 +161,7 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
     const args = params['arguments'] ?? {};
     if (!isJsonObject(args)) throw McpError.invalidParams('params.arguments must be an object');
     if (tool.headerParams.length > 0) inbound.verifyToolHeaders?.(tool.headerParams, args);
-    const mode = this.tasks.modeOf(tool, exchange);
+    const mode = taskModeOf(tool, exchange);
 
     const session = this.calls.begin(exchange, name, args, inbound.trace);
     let input: unknown = args;

@@ -11,7 +11,6 @@ import { MrtrCallRunner } from '../calls/mrtr-call.runner.js';
 import { McpClock } from '../core/mcp-clock.js';
 import { MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 import { McpToolRegistry } from '../discovery/mcp-tool.registry.js';
-import type { RegisteredTool } from '../discovery/registered-tool.js';
 import { MrtrEngine, type McpCallOutcome } from '../mrtr/mrtr.engine.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import { McpError } from '../protocol/mcp.error.js';
@@ -19,20 +18,22 @@ import type { McpExchange } from '../protocol/mcp-exchange.js';
 import type { McpTaskRecord } from '../task-store/mcp-task.record.js';
 import { McpTaskStore } from '../task-store/mcp-task.store.js';
 import { MCP_TASKS_OPTIONS, type ResolvedMcpTasksOptions } from '../task-store/mcp-tasks.options.js';
-import { TaskAbortedError } from '../task-store/task-aborted.error.js';
 import { McpTaskEvents } from './mcp-task.events.js';
+import { PendingEndings } from './pending-endings.js';
+import { cancelledReason, endedReason, isShutdown, shutdownReason, whenShutDown } from './task-abort.reasons.js';
+import type { QueuedRunEnd } from './queued-run-end.js';
+import { TaskLeaseKeeper } from './task-lease.keeper.js';
 import { McpTaskExecutor } from './mcp-task.executor.js';
 import { queuedTaskExchange } from './queued-task.exchange.js';
 import { RunningTaskTracker } from './running-task.tracker.js';
-import { checkTaskCall, newTaskRecord, type TaskCall } from './task-call.js';
+import { checkTaskCall, newTaskRecord, type TaskCall, type TaskRun } from './task-call.js';
 import { StartableTaskScope, type TaskCallScope, taskCallScope, taskScope } from './task-call.scope.js';
 import { TaskEndingRecorder } from './task-ending.recorder.js';
 import { TaskExchange, type TaskExchangeCall } from './task-exchange.js';
-import { type TaskMode, taskModeOf } from './task-mode.js';
 import { TaskProgressRecorder } from './task-progress.recorder.js';
 import { TaskRecordWriter } from './task-record.writer.js';
 import { type TaskReplay, taskReplay } from './task-replay.js';
-import { abandonedRecord, answeredRecord, cancelledRecord, leasedRecord } from './task-transitions.js';
+import { answeredRecord, cancelledRecord } from './task-transitions.js';
 
 /**
  * Runs tools as tasks (the `io.modelcontextprotocol/tasks` extension): creates the task in the
@@ -65,43 +66,41 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
   private readonly writer = new TaskRecordWriter(this.store, this.events, this.clock);
   private readonly progress = new TaskProgressRecorder(this.writer, this.logger);
   private readonly endings = new TaskEndingRecorder(this.writer, this.limits.maxTaskPayloadBytes, this.logger);
+  private readonly leases = new TaskLeaseKeeper(
+    this.store,
+    this.writer,
+    this.clock,
+    this.tasks.leaseMs,
+    this.logger,
+    (id) => this.running.abort(id, endedReason()),
+  );
   private readonly running = new RunningTaskTracker(this.clock, Math.max(1, Math.floor(this.tasks.leaseMs / 3)), (id) =>
-    this.renewLease(id),
+    this.leases.renew(id),
   );
   private unsubscribe: (() => void) | undefined;
-  /** Endings being recorded: shutdown waits for them before the application closes its stores. */
-  private readonly recording = new Set<Promise<void>>();
+  /** Endings being written: shutdown waits for them before the application closes its stores. */
+  private readonly pending = new PendingEndings(SHUTDOWN_RECORDING_MS);
 
   /** A `tasks/cancel` served by another node (heard through a shared bus) aborts the handler here. */
   onModuleInit(): void {
     this.unsubscribe = this.events.on((record) => {
-      if (record.status === 'cancelled') this.running.abort(record.taskId, cancelled());
+      if (record.status === 'cancelled') this.running.abort(record.taskId, cancelledReason());
     });
   }
 
   onModuleDestroy(): void {
     this.unsubscribe?.();
-    this.running.abortAll(shutdown());
+    this.running.abortAll(shutdownReason());
   }
 
   /** Waits (at most 5 s) for the endings of the handlers just aborted to be written. */
-  async beforeApplicationShutdown(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(this.recording),
-      new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_RECORDING_MS))),
-    ]);
-    clearTimeout(timer);
+  beforeApplicationShutdown(): Promise<void> {
+    return this.pending.drain();
   }
 
   /** Whether any registered tool can run as a task (the extension is then advertised). */
   get offered(): boolean {
     return this.tools.values().some((tool) => tool.taskSupport !== undefined);
-  }
-
-  /** How a call runs; -32021 for a tool that requires a task, called without the extension. */
-  modeOf(tool: RegisteredTool, exchange: McpExchange): TaskMode {
-    return taskModeOf(tool, exchange);
   }
 
   /** Creates the task and starts the whole handler in the background; resolves to the stored task. */
@@ -149,52 +148,19 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
     if (answered?.status === 'working') await this.resume(answered, request);
   }
 
-  /**
-   * The task as a client should see it now: a running task whose node stopped vouching for it
-   * (its lease lapsed: the node was killed or lost) is failed first, by whichever node reads it.
-   */
-  async current(record: McpTaskRecord): Promise<McpTaskRecord> {
-    const nowMs = this.clock.now();
-    if (record.status !== 'working' || record.leaseExpiresAt === undefined || record.leaseExpiresAt >= nowMs) {
-      return record;
-    }
-    // A durable executor runs it again elsewhere: its lease only says nobody runs it right now.
-    if (record.queued) return record;
-    const failed = await this.writer.apply(record.taskId, (current, now) => abandonedRecord(current, nowMs, now));
-    return failed ?? (await this.store.get(record.taskId)) ?? record;
-  }
-
-  /**
-   * Vouches for a task this node runs for another `tasks.leaseMs`. Not published (nothing a client
-   * sees changed). A task that ended meanwhile elsewhere (cancelled, or failed as abandoned while
-   * this node could not renew) stops its handler here.
-   */
-  private renewLease(taskId: string): void {
-    const until = this.clock.now() + this.tasks.leaseMs;
-    this.store
-      .update(taskId, (record) => leasedRecord(record, until))
-      .then((stored) => {
-        if (!stored || stored.status !== 'working') this.running.abort(taskId, ended());
-      })
-      .catch((error: unknown) => {
-        this.logger.warn(
-          `Could not renew the lease of task ${taskId}: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      });
+  /** The task as a client should see it now: one whose node stopped vouching for it is failed first. */
+  current(record: McpTaskRecord): Promise<McpTaskRecord> {
+    return this.leases.current(record);
   }
 
   /** Cancels a live task (a finished one stays as it is) and aborts its handler when it runs here. */
   async cancel(record: McpTaskRecord): Promise<void> {
     await this.writer.apply(record.taskId, cancelledRecord);
-    this.running.abort(record.taskId, cancelled());
+    this.running.abort(record.taskId, cancelledReason());
     await this.executor.cancel(record);
   }
 
-  /**
-   * Fails a live task that its executor gave up on (e.g. a queue job that stalled too often): -32603
-   * with `message`. A task that ended meanwhile keeps its ending. Never rejects (a store that is down
-   * is logged).
-   */
+  /** Fails (-32603, `message`) a live task its executor gave up on; never rejects (store errors are logged). */
   async abandon(taskId: string, message: string): Promise<void> {
     await this.endings.fail(taskId, new McpError(-32603, message));
   }
@@ -211,22 +177,13 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
   async execute(taskId: string, interrupt: AbortSignal, retryOnThrow = false): Promise<QueuedRunEnd> {
     const record = await this.store.get(taskId);
     if (!record || record.status !== 'working') return 'skipped';
-    let replay: TaskReplay;
-    try {
-      replay = await taskReplay(record, this.tools.get(record.tool), this.mrtr);
-    } catch (error) {
-      await this.endings.fail(taskId, error instanceof McpError ? error : McpError.internal());
-      return 'ended';
-    }
+    const replay = await this.replayOf(record);
+    if (!replay) return 'ended';
     const controller = this.running.track(record);
-    const stop = () => controller.abort(shutdown());
+    const stop = () => controller.abort(shutdownReason());
     interrupt.addEventListener('abort', stop, { once: true });
     if (interrupt.aborted) stop();
-    const interrupted = new Promise<'interrupted'>((resolve) =>
-      controller.signal.addEventListener('abort', () => {
-        if (isShutdown(controller.signal.reason)) resolve('interrupted');
-      }),
-    );
+    const interrupted = whenShutDown(controller.signal).then(() => 'interrupted' as const);
     const scope = taskScope(taskId);
     const exchange = new TaskExchange(
       queuedTaskExchange(record, controller.signal),
@@ -240,8 +197,8 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
     // Registered before the ending's own reaction, so it is known when the ending is decided.
     run.catch(() => (threw = true));
     const keep = () => !isShutdown(controller.signal.reason) && !(retryOnThrow && threw);
-    const finished = this.record(this.endings.settle(taskId, replay.session, run, keep)).then(async () => {
-      this.running.release(taskId, controller, ended());
+    const finished = this.pending.track(this.endings.settle(taskId, replay.session, run, keep)).then(async () => {
+      this.running.release(taskId, controller, endedReason());
       if (retryOnThrow && threw) return 'retry' as const;
       const stored = await this.store.get(taskId).catch(() => undefined);
       return stored?.status === 'input_required' ? ('parked' as const) : ('ended' as const);
@@ -285,15 +242,9 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
    * then releases its controller (only its own: a replay may already run under a new one).
    */
   private follow(taskId: string, controller: AbortController, session: ReplaySession, run: Promise<McpCallOutcome>) {
-    void this.record(this.endings.settle(taskId, session, run)).finally(() =>
-      this.running.release(taskId, controller, ended()),
-    );
-  }
-
-  /** Keeps an ending being written in view of shutdown until it is written. */
-  private record(recording: Promise<void>): Promise<void> {
-    this.recording.add(recording);
-    return recording.finally(() => this.recording.delete(recording));
+    void this.pending
+      .track(this.endings.settle(taskId, session, run))
+      .finally(() => this.running.release(taskId, controller, endedReason()));
   }
 
   /** Hands a task to the executor; a task it refuses fails, and the request gets the refusal. */
@@ -325,43 +276,20 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
 
   /** Replays a resumed task's handler on this node, in the background of `request`. */
   private async replayHere(record: McpTaskRecord, request: McpExchange): Promise<void> {
-    let replay: TaskReplay;
+    const replay = await this.replayOf(record);
+    if (replay) this.launch(record, request, replay, replay.call);
+  }
+
+  /** What a task's replay runs with; a task whose tool or arguments no longer serve fails instead. */
+  private async replayOf(record: McpTaskRecord): Promise<TaskReplay | undefined> {
     try {
-      replay = await taskReplay(record, this.tools.get(record.tool), this.mrtr);
+      return await taskReplay(record, this.tools.get(record.tool), this.mrtr);
     } catch (error) {
       await this.endings.fail(record.taskId, error instanceof McpError ? error : McpError.internal());
-      return;
+      return undefined;
     }
-    this.launch(record, request, replay, replay.call);
   }
 }
 
-/**
- * What became of a queued run ({@link McpTaskRunner.execute}): the task `ended` (completed, failed
- * or cancelled), `parked` in `input_required`, was `interrupted` (handed back: it is still
- * `working`), its handler threw and is to be tried again (`retry`: still `working`), or `skipped`
- * (it was no longer `working`, or is gone).
- */
-export type QueuedRunEnd = 'ended' | 'parked' | 'interrupted' | 'retry' | 'skipped';
-
 /** How long shutdown waits for the endings of aborted handlers to be written. */
 const SHUTDOWN_RECORDING_MS = 5000;
-
-function shutdown(): TaskAbortedError {
-  return new TaskAbortedError('The server is shutting down', 'shutdown');
-}
-
-function isShutdown(reason: unknown): boolean {
-  return reason instanceof TaskAbortedError && reason.reason === 'shutdown';
-}
-
-/** What runs: the handler of `tool` with `input`, in its replay `session`. */
-type TaskRun = Pick<TaskCall, 'tool' | 'input' | 'session'>;
-
-function cancelled(): TaskAbortedError {
-  return new TaskAbortedError('The task was cancelled', 'cancelled');
-}
-
-function ended(): TaskAbortedError {
-  return new TaskAbortedError('The task ended');
-}

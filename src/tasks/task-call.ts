@@ -16,6 +16,9 @@ export interface TaskCall {
   readonly principal: string | null;
 }
 
+/** What runs: the handler of `tool` with `input`, in its replay `session`. */
+export type TaskRun = Pick<TaskCall, 'tool' | 'input' | 'session'>;
+
 /**
  * The task `taskId` a call starts, `working` from `now` (epoch ms) for `ttlMs`: it keeps the call's
  * arguments, protocol version and client capabilities, which a resumed run sees again.
