@@ -10,7 +10,7 @@ import { McpMethod } from '../protocol/mcp-methods.js';
 import type { ServerCapabilities } from '../protocol/wire-types.js';
 import type { McpInbound } from '../calls/mcp-inbound.js';
 import type { McpMethodGroup, MethodHandler } from '../calls/method-handler.js';
-import { ListPager } from '../calls/list-pager.js';
+import { DEFINITIONS_VIEW, ListPager, type ListView } from '../calls/list-pager.js';
 import { ResultStamp } from '../calls/result-stamp.js';
 import { ExactlyOnceCompletion } from '../calls/exactly-once.completion.js';
 import { toCallToolResult, toolErrorResult } from '../calls/tool-result.normalizer.js';
@@ -29,6 +29,12 @@ import { taskModeOf } from '../tasks/task-mode.js';
 
 /** What a call that outlived its timeout resolves to. */
 const TIMED_OUT = Symbol('timed out');
+
+/** What a client that does not render MCP Apps is shown of each tool. */
+const WITHOUT_UI_VIEW: ListView<RegisteredTool> = {
+  name: 'without-ui',
+  show: (tool) => (tool.withoutUi === undefined ? tool.definition : (tool.withoutUi ?? undefined)),
+};
 
 /** tools/list and tools/call. */
 @Injectable()
@@ -74,18 +80,10 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
   };
 
   private listTools(exchange: McpExchange): Record<string, unknown> {
-    const page = this.lists.page(exchange, 'tools', 'tool', this.tools);
-    if (!this.anyLinkedToApps() || clientRendersApps(exchange)) return page;
     // The extension's graceful degradation: a client that does not render apps gets the same tools
     // without UI metadata, and not the tools only an app calls.
-    const shown: unknown[] = [];
-    for (const definition of page['tools'] as ReadonlyArray<{ name: string }>) {
-      const tool = this.tools.get(definition.name);
-      if (tool?.withoutUi === undefined) shown.push(definition);
-      else if (tool.withoutUi !== null) shown.push(tool.withoutUi);
-    }
-    page['tools'] = shown;
-    return page;
+    const view = !this.anyLinkedToApps() || clientRendersApps(exchange) ? DEFINITIONS_VIEW : WITHOUT_UI_VIEW;
+    return this.lists.page(exchange, 'tools', 'tool', this.tools, view);
   }
 
   private linkedSnapshot: readonly RegisteredTool[] | undefined;

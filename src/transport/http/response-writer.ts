@@ -6,6 +6,7 @@ import { McpError } from '../../protocol/mcp.error.js';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/json-rpc.js';
 import { abortResponse } from './disconnect-signal.js';
 import { SseStream } from './sse-stream.js';
+import { toWireJson } from '../../protocol/wire-json.js';
 
 export { SSE_HEADERS } from './sse-stream.js';
 
@@ -83,7 +84,7 @@ export class ResponseWriter {
 
   respond(status: number, response: JsonRpcResponse, headers?: Readonly<Record<string, string>>): void {
     if (this.closed) return;
-    const json = JSON.stringify(response);
+    const json = toWireJson(response);
     if (this.streaming) {
       this.res.end(`event: message\ndata: ${json}\n\n`);
     } else {

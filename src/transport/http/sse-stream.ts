@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { toWireJson } from '../../protocol/wire-json.js';
 
 export const SSE_HEADERS = {
   'content-type': 'text/event-stream',
@@ -62,7 +63,7 @@ export class SseStream {
   send(message: unknown): boolean {
     if (this.closed || this.overBound) return false;
     this.open();
-    this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    this.res.write(`event: message\ndata: ${toWireJson(message)}\n\n`);
     return true;
   }
 

@@ -20,6 +20,7 @@ import { McpCallAbortedError } from '../../protocol/mcp-call-aborted.error.js';
 import { LIMIT_DEFAULTS } from '../../core/mcp-limits.options.js';
 import { StdioBacklog, type StdioOutgoingMessage } from './stdio-backlog.js';
 import { logText } from '../../telemetry/log-text.js';
+import { toWireJson } from '../../protocol/wire-json.js';
 
 const STDIO = Object.freeze({ kind: 'stdio' } as const);
 
@@ -247,7 +248,7 @@ export class McpStdioConnection {
     if (this.outputBroken || output.destroyed || output.writableEnded) return;
     let line: string;
     try {
-      line = `${JSON.stringify(message)}\n`;
+      line = `${toWireJson(message)}\n`;
     } catch (error) {
       this.logger.error(
         'Could not serialize an outgoing message',

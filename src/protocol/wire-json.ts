@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * A part of a message already serialized, spliced verbatim into the message's JSON by `toWireJson`
+ * (a list page computed once per change of its registry, where serializing hundreds of
+ * definitions per request would be most of the request's cost). Anything else that serializes it
+ * gets a placeholder string; `value` is the part itself, for readers of the message.
+ */
+export class SerializedJson {
+  readonly json: string;
+
+  constructor(readonly value: unknown) {
+    this.json = JSON.stringify(value);
+  }
+
+  /** Recorded for the splice of the serialization under way; written as a unique placeholder. */
+  toJSON(): string {
+    (spliced ??= []).push(this);
+    return PLACEHOLDER;
+  }
+}
+
+/** Random per process, so no string a client or handler chose can be taken for it. */
+const PLACEHOLDER = `\u0000serialized-json:${randomBytes(12).toString('hex')}`;
+const QUOTED_PLACEHOLDER = JSON.stringify(PLACEHOLDER);
+
+/** The parts met by the serialization under way (JSON.stringify is synchronous: one at a time). */
+let spliced: SerializedJson[] | undefined;
+
+/** `JSON.stringify(message)`, with each `SerializedJson` in it written as its own JSON. */
+export function toWireJson(message: unknown): string {
+  spliced = undefined;
+  const text = JSON.stringify(message);
+  // Filled by the toJSON calls the line above made (TypeScript cannot see them).
+  const parts = spliced as SerializedJson[] | undefined;
+  spliced = undefined;
+  if (parts === undefined) return text;
+  const pieces = text.split(QUOTED_PLACEHOLDER);
+  let out = pieces[0]!;
+  for (let i = 1; i < pieces.length; i++) out += parts[i - 1]!.json + pieces[i]!;
+  return out;
+}
