@@ -12,6 +12,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -44,6 +45,7 @@ const versionOf = (node: string): string => execFileSync(node, ['--version'], { 
 
 async function measureOn(node: string): Promise<NodeRun> {
   const version = versionOf(node);
+  const loadBefore = loadavg()[0]!;
   log(`startup on Node ${version}: one untimed start per target, then ${RUNS} interleaved rounds`);
   for (const target of STARTUP_TARGETS) await timeStartup(node, target);
   const samples: StartupSample[] = [];
@@ -60,7 +62,7 @@ async function measureOn(node: string): Promise<NodeRun> {
       );
     }
   }
-  return { node: version, runs: RUNS, samples };
+  return { node: version, runs: RUNS, load: [loadBefore, loadavg()[0]!], samples };
 }
 
 async function profileOn(node: string, dir: string): Promise<void> {
