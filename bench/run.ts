@@ -37,6 +37,8 @@ import {
 } from './harness/run-report.js';
 import { selectTargets, TARGETS, type Target } from './harness/targets.js';
 import {
+  SKIPPED_IN_SMOKE,
+  SMOKE_WORKLOAD_IDS,
   WORKLOADS,
   WORKLOAD_IDS,
   type FixedRequest,
@@ -46,7 +48,9 @@ import {
 } from './harness/workloads.js';
 
 const USAGE = `usage: node dist/bench/run.js [options]
-  --smoke             1 s runs after a 0.5 s warm-up, short micro-benchmark (keeps the harness working)
+  --smoke             1 s runs after a 0.5 s warm-up, short micro-benchmark, prefetched token pools a tenth
+                      of their size, and without --workloads every workload but ${SKIPPED_IN_SMOKE.join(', ')}
+                      (keeps the harness working)
   --duration <s>      measured seconds per workload (default 8)
   --warmup <s>        warm-up seconds per workload (default 2)
   --connections <n>   concurrent connections (default 10)
@@ -118,7 +122,7 @@ function parseOptions(argv: readonly string[]): Options {
     process.exit(0);
   }
   const smoke = values.smoke === true;
-  const workloads = (list(values.workloads) ?? [...WORKLOAD_IDS]) as WorkloadId[];
+  const workloads = (list(values.workloads) ?? [...(smoke ? SMOKE_WORKLOAD_IDS : WORKLOAD_IDS)]) as WorkloadId[];
   const unknown = workloads.filter((w) => !WORKLOAD_IDS.includes(w));
   if (unknown.length > 0)
     throw new Error(`unknown workload(s) ${unknown.join(', ')}; known: ${WORKLOAD_IDS.join(', ')}`);
@@ -188,8 +192,19 @@ function logLoad(workload: Workload, load: LoadResult, options: Options): void {
   );
 }
 
+/** The note column of a measured cell: what the workload, the target and the probe had to say. */
+function noteOf(...parts: ReadonlyArray<string | undefined>): string | undefined {
+  const said = parts.filter((p): p is string => p !== undefined && p.length > 0);
+  return said.length > 0 ? said.join('; ') : undefined;
+}
+
+/** An MRTR flow's requestState sizes, round by round, as the probe flow saw them. */
+function tokenNote(tokenChars: readonly number[] | undefined): string | undefined {
+  return tokenChars && tokenChars.length > 0 ? `requestState chars by round: ${tokenChars.join(', ')}` : undefined;
+}
+
 /**
- * A round workload (legacy-elicit): sessions per worker, a checked probe round, warm-up and
+ * A round workload (legacy-elicit, the MRTR flows): sessions per worker, a checked probe round, warm-up and
  * measured run of the custom loop, and a probe round again.
  */
 async function runRounds(
@@ -235,7 +250,8 @@ async function runRounds(
       responseBytes: before.bytes,
       serverCpuUsPerRequest: cpuPerResponse(cpuBefore, cpuAfter, load.responses),
       load,
-      note: driver.note,
+      note: noteOf(driver.note, target.runNotes?.[workload.id], tokenNote(before.tokenChars)),
+      ...(before.tokenChars && { tokenChars: before.tokenChars }),
     };
   } finally {
     driver.close();
@@ -278,7 +294,7 @@ async function runInstance(
           if (measured.status === 'failed') fail(workload, measured.problem ?? 'failed');
           else out.push(measured);
         } else {
-          const request = await workload.prepare(server.url);
+          const request = await workload.prepare(server.url, { smoke: options.smoke });
           const before = await probe(server.url, workload, request);
           if (before.problem) {
             fail(workload, `probe: ${before.problem} (body: ${before.raw.slice(0, 300)})`);
@@ -307,7 +323,7 @@ async function runInstance(
             responseBytes: before.bytes,
             serverCpuUsPerRequest: cpuPerResponse(cpuBefore, cpuAfter, load.responses),
             load,
-            note: request.note,
+            note: noteOf(request.note, target.runNotes?.[workload.id]),
           });
         }
       } catch (error) {

@@ -1,5 +1,8 @@
-/** One-shot HTTP POSTs for probes (not for load): status, raw body and the JSON-RPC message. */
-import { request } from 'node:http';
+/**
+ * HTTP POSTs for probes, prefetching and the MRTR flow loop (not for autocannon's load): status,
+ * raw body and the JSON-RPC message.
+ */
+import { request, type Agent } from 'node:http';
 
 export interface PostResult {
   readonly status: number;
@@ -29,6 +32,7 @@ export function post(
   headers: Readonly<Record<string, string>>,
   body: string,
   timeoutMs = 10_000,
+  agent?: Agent,
 ): Promise<PostResult> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -37,6 +41,7 @@ export function post(
         method: 'POST',
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         timeout: timeoutMs,
+        ...(agent && { agent }),
       },
       (res) => {
         const chunks: Buffer[] = [];

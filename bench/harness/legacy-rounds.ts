@@ -17,11 +17,10 @@ import { Agent, request, type IncomingMessage } from 'node:http';
 import { ADD_ARGUMENTS, ADD_EXPECTED_TEXT, CONFIRM_ADD_TOOL } from '../shared/bench-spec.js';
 import { openLegacySession, SESSIONLESS_NOTE, type LegacySession } from './legacy-session.js';
 import type { LoadResult, LoadSettings } from './load.js';
+import { runRoundsFor, type Outcome } from './round-loop.js';
 
 /** A round that takes longer than this is abandoned and counted as a timeout. */
 const ROUND_TIMEOUT_MS = 10_000;
-
-type Outcome = 'ok' | 'mismatch' | 'non2xx' | 'error' | 'timeout';
 
 interface RoundResult {
   readonly outcome: Outcome;
@@ -38,6 +37,8 @@ export interface RoundProbe {
   readonly problem: string | null;
   readonly bytes: number;
   readonly raw: string;
+  /** An MRTR flow's probe: the characters of the requestState each round returned, in order. */
+  readonly tokenChars?: readonly number[];
 }
 
 export interface RoundDriver {
@@ -257,48 +258,6 @@ function round(url: string, worker: Worker, keepRaw: boolean): Promise<RoundResu
   });
 }
 
-function percentile(sorted: Float64Array, q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
-}
-
-async function runFor(url: string, workers: readonly Worker[], durationSec: number): Promise<LoadResult> {
-  const latencies: number[] = [];
-  const counts: Record<Outcome, number> = { ok: 0, mismatch: 0, non2xx: 0, error: 0, timeout: 0 };
-  const started = process.hrtime.bigint();
-  const deadline = Date.now() + durationSec * 1000;
-  await Promise.all(
-    workers.map(async (worker) => {
-      while (Date.now() < deadline) {
-        const result = await round(url, worker, false);
-        counts[result.outcome]++;
-        if (result.outcome === 'ok') latencies.push(result.latencyMs);
-        // A worker whose connection broke pauses briefly instead of spinning on errors.
-        if (result.outcome === 'error') await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }),
-  );
-  const elapsedSec = Number(process.hrtime.bigint() - started) / 1e9;
-  const sorted = Float64Array.from(latencies).sort();
-  const responses = counts.ok + counts.mismatch + counts.non2xx;
-  return {
-    rps: responses / elapsedSec,
-    responses,
-    elapsedSec,
-    latencyMs: {
-      mean: latencies.length > 0 ? latencies.reduce((a, b) => a + b, 0) / latencies.length : Number.NaN,
-      p50: percentile(sorted, 0.5),
-      p90: percentile(sorted, 0.9),
-      p99: percentile(sorted, 0.99),
-      max: sorted.length > 0 ? sorted[sorted.length - 1]! : Number.NaN,
-    },
-    non2xx: counts.non2xx,
-    errors: counts.error,
-    timeouts: counts.timeout,
-    mismatches: counts.mismatch,
-  };
-}
-
 /**
  * Opens one session per worker (the --connections setting) on `url`; the sessions are opened
  * before any round, outside the measured time.
@@ -318,9 +277,9 @@ export async function prepareRounds(url: string, workerCount: number): Promise<R
       return { problem, bytes: result.bytes, raw: result.raw ?? '' };
     },
     async warmUp(settings) {
-      if (settings.warmupSec > 0) await runFor(url, workers, settings.warmupSec);
+      if (settings.warmupSec > 0) await runRoundsFor(workers, settings.warmupSec, (w) => round(url, w, false));
     },
-    measure: (settings) => runFor(url, workers, settings.durationSec),
+    measure: (settings) => runRoundsFor(workers, settings.durationSec, (w) => round(url, w, false)),
     close() {
       for (const worker of workers) worker.agent.destroy();
     },

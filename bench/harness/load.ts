@@ -49,6 +49,38 @@ function percentile(sorted: Float64Array, q: number): number {
   return sorted[index]!;
 }
 
+/** What autocannon's Client offers a `setupClient` hook (its typings leave these out). */
+interface SetupClient {
+  setBody(body: string): void;
+  setRequests(requests: ReadonlyArray<{ method: string; headers: Record<string, string>; body: string }>): void;
+}
+
+/**
+ * Per-connection set-up: its own id in place of "[<id>]" (FixedRequest.idPerConnection), or its
+ * share of the pool (FixedRequest.pool: connection i sends bodies i, i + n, i + 2n, ... in turn,
+ * each prebuilt once by autocannon, so a fresh body per request costs the load generator nothing).
+ */
+function clientSetup(request: FixedRequest, connections: number): Pick<autocannon.Options, 'setupClient'> {
+  const { pool, idPerConnection } = request;
+  if (pool && pool.length > 0) {
+    let next = 0;
+    return {
+      setupClient: (client) => {
+        const mine = pool.filter((_, i) => i % connections === next % connections);
+        const share = mine.length > 0 ? mine : [request.body];
+        next++;
+        const headers = { ...request.headers };
+        (client as unknown as SetupClient).setRequests(share.map((body) => ({ method: 'POST', headers, body })));
+      },
+    };
+  }
+  if (!idPerConnection) return {};
+  return {
+    setupClient: (client) =>
+      (client as unknown as SetupClient).setBody(request.body.replaceAll(ID_PLACEHOLDER, `c${++connectionCounter}`)),
+  };
+}
+
 function once(
   url: string,
   request: FixedRequest,
@@ -69,13 +101,7 @@ function once(
         duration: durationSec,
         pipelining: 1,
         timeout: 10,
-        // Each connection sends its own id in place of "[<id>]" (see FixedRequest.idPerConnection).
-        ...(request.idPerConnection
-          ? {
-              setupClient: (client: { setBody(body: string): void }) =>
-                client.setBody(request.body.replaceAll(ID_PLACEHOLDER, `c${++connectionCounter}`)),
-            }
-          : {}),
+        ...clientSetup(request, settings.connections),
         ...(verify ? { verifyBody: (body: string | Buffer | undefined) => verify(String(body ?? '')) } : {}),
       };
       const started = process.hrtime.bigint();

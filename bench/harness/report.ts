@@ -1,4 +1,5 @@
 /** Aggregates the measurements of one run, prints the table and the target checks. */
+import { evaluateCostChecks } from './cost-checks.js';
 import type { LoadResult } from './load.js';
 import { TARGETS, type TargetId } from './targets.js';
 import { WORKLOADS, WORKLOAD_IDS, type WorkloadId } from './workloads.js';
@@ -19,6 +20,8 @@ export interface Measurement {
   readonly load?: LoadResult;
   /** How the target was driven, when that needs saying (e.g. a 2025-era leg without sessions). */
   readonly note?: string;
+  /** An MRTR flow: the characters of the requestState each round returned, on the probe flow. */
+  readonly tokenChars?: readonly number[];
 }
 
 /** What went wrong under load, summed over every round (a fault in any round counts). */
@@ -41,6 +44,8 @@ export interface Cell {
   readonly problem?: string;
   readonly responseBytes?: number;
   readonly note?: string;
+  /** An MRTR flow: the requestState characters after each round (first round that recorded them). */
+  readonly tokenChars?: readonly number[];
   /** Median req/s (rounds/s for a round workload); undefined when no round completed a response. */
   readonly rps?: number;
   readonly p50Ms?: number;
@@ -97,6 +102,7 @@ export function aggregate(measurements: readonly Measurement[]): Cell[] {
         status: 'ok',
         responseBytes: loaded[0]!.responseBytes,
         note: loaded.find((m) => m.note)?.note,
+        tokenChars: loaded.find((m) => m.tokenChars)?.tokenChars,
         // A round in which no response completed counts as 0 req/s; latencies and CPU need responses.
         rps: responded.length > 0 ? median(loaded.map((m) => m.load.rps)) : undefined,
         p50Ms: median(responded.map((m) => m.load.latencyMs.p50)),
@@ -324,6 +330,26 @@ const CHECKS: readonly CheckSpec[] = [
     max: LIST_500_MAX_CPU_VS_BARE,
   },
   {
+    label: "Fastify: a fresh-token retry >= 5x the SDK's retry rate",
+    metric: 'rps',
+    numerator: ['mocapi-fastify', 'mrtr-fresh'],
+    denominator: ['sdk', 'mrtr-fresh'],
+    min: 5,
+  },
+  {
+    label: "Express: a fresh-token retry >= 5x the SDK's retry rate",
+    metric: 'rps',
+    numerator: ['mocapi-express', 'mrtr-fresh'],
+    denominator: ['sdk', 'mrtr-fresh'],
+    min: 5,
+  },
+  {
+    label: 'Fastify: a fresh-token retry vs the replayed one, server CPU/req',
+    metric: 'cpu',
+    numerator: ['mocapi-fastify', 'mrtr-fresh'],
+    denominator: ['mocapi-fastify', 'mrtr-retry'],
+  },
+  {
     label: 'Fastify 2025-era tools/call (session) >= 4x MCP-Nest',
     metric: 'rps',
     numerator: ['mocapi-fastify', 'legacy-call'],
@@ -404,12 +430,32 @@ const CHECKS: readonly CheckSpec[] = [
     numerator: ['bare', 'list10'],
     denominator: ['bare', 'list500'],
   },
+  {
+    label: 'Fastify: tools/list 2000 vs bare node:http, server CPU/req',
+    metric: 'cpu',
+    numerator: ['mocapi-fastify', 'list2000'],
+    denominator: ['bare', 'list2000'],
+  },
+  {
+    label: 'Fastify: an 8-round flow vs a 1-round flow, server CPU per flow',
+    metric: 'cpu',
+    numerator: ['mocapi-fastify', 'flow8'],
+    denominator: ['mocapi-fastify', 'flow1'],
+  },
+  {
+    label: 'SDK: an 8-round flow vs a 1-round flow, server CPU per flow',
+    metric: 'cpu',
+    numerator: ['sdk', 'flow8'],
+    denominator: ['sdk', 'flow1'],
+  },
 ];
 
 export interface CheckOutcome {
   readonly label: string;
   readonly verdict: 'PASS' | 'FAIL' | 'n/a' | 'info';
   readonly ratio?: number;
+  /** The figures behind the verdict, printed in place of the ratio (e.g. "186 us - 160 us = +26 us"). */
+  readonly detail?: string;
 }
 
 function cpuOf(cells: readonly Cell[], target: TargetId, workload: WorkloadId): number | undefined {
@@ -420,6 +466,10 @@ function cpuOf(cells: readonly Cell[], target: TargetId, workload: WorkloadId): 
 }
 
 export function evaluateChecks(cells: readonly Cell[]): CheckOutcome[] {
+  return [...evaluateRatioChecks(cells), ...evaluateCostChecks(cells)];
+}
+
+function evaluateRatioChecks(cells: readonly Cell[]): CheckOutcome[] {
   return CHECKS.map((spec) => {
     const read = spec.metric === 'rps' ? rpsOf : cpuOf;
     const num = read(cells, ...spec.numerator);
@@ -436,7 +486,10 @@ export function evaluateChecks(cells: readonly Cell[]): CheckOutcome[] {
 
 export function renderChecks(outcomes: readonly CheckOutcome[]): string {
   return outcomes
-    .map((o) => `  [${o.verdict.padEnd(4)}] ${o.label}${o.ratio !== undefined ? `: ${o.ratio.toFixed(2)}x` : ''}`)
+    .map((o) => {
+      const figure = o.detail ?? (o.ratio !== undefined ? `${o.ratio.toFixed(2)}x` : undefined);
+      return `  [${o.verdict.padEnd(4)}] ${o.label}${figure !== undefined ? `: ${figure}` : ''}`;
+    })
     .join('\n');
 }
 

@@ -3,6 +3,7 @@
  * bench/RESULTS.md; and several runs of the same command on different Nodes side by side.
  */
 import type { RunEnvironment } from './environment.js';
+import { renderFlows } from './flow-report.js';
 import { renderMicro, type MicroRow } from './micro-report.js';
 import {
   aggregate,
@@ -54,6 +55,12 @@ export function reportOf(record: RunRecord): RunReport {
   };
 }
 
+/** The MRTR flow summary's lines, or none when no flow ran. */
+function flowLines(report: RunReport, wrap: (flows: string) => string[], markdown = false): string[] {
+  const flows = renderFlows(report.cells, markdown);
+  return flows.length > 0 ? wrap(flows) : [];
+}
+
 const severalRounds = (record: RunRecord) => record.measurements.some((m) => m.round > 1);
 
 /** The console report of one run. */
@@ -73,6 +80,11 @@ export function renderText(report: RunReport, renderEnvironment: (env: RunEnviro
     'Our layer on tools/call add (server CPU per request, ours minus the bare Nest route on the same adapter):',
     renderLayerCosts(report.layer),
     '',
+    ...flowLines(report, (flows) => [
+      'MRTR flows (server CPU, medians; round k alone = the retry answering question k, fresh tokens):',
+      flows,
+      '',
+    ]),
     record.smoke ? 'Target checks (smoke run: informative only, never asserted):' : 'Target checks (this run):',
     renderChecks(report.checks),
   ];
@@ -117,6 +129,19 @@ export function renderMarkdown(report: RunReport, level: 1 | 2 = 1): string {
     renderLayerCosts(report.layer),
     '```',
     '',
+    ...flowLines(
+      report,
+      (flows) => [
+        `${h(2)} MRTR flows`,
+        '',
+        'Server CPU (medians) per whole flow of `confirm_steps`, per request of round k of the 8-round flow sent',
+        'alone (the retry answering question k, fresh prefetched tokens), and the requestState size after each round.',
+        '',
+        flows,
+        '',
+      ],
+      true,
+    ),
     `${h(2)} Target checks`,
     '',
     '```text',
@@ -133,7 +158,15 @@ export function renderMarkdown(report: RunReport, level: 1 | 2 = 1): string {
 }
 
 /** The workloads the Node comparison shows (the others are in each run's own table). */
-const COMPARED: readonly WorkloadId[] = ['call', 'list10', 'mrtr-retry', 'legacy-call'];
+const COMPARED: readonly WorkloadId[] = [
+  'call',
+  'list10',
+  'list500',
+  'mrtr-retry',
+  'mrtr-fresh',
+  'flow8',
+  'legacy-call',
+];
 
 /** req/s and server CPU per request of each target on each run's Node, for the main workloads. */
 export function renderNodeComparison(reports: readonly RunReport[], markdown: boolean): string {

@@ -1,6 +1,7 @@
 /** The servers under test, in the order they run, and the workloads each one can serve. */
 import { fileURLToPath } from 'node:url';
 
+import { BENCH_PAGE_SIZE } from '../shared/bench-spec.js';
 import { WORKLOAD_IDS, type WorkloadId } from './workloads.js';
 
 export type TargetId =
@@ -34,6 +35,8 @@ export interface Target {
   readonly note?: string;
   /** Why a given workload is n/a, where it differs from `note`. */
   readonly notes?: Partial<Record<WorkloadId, string>>;
+  /** How the target was set up for a given workload it serves, printed in the note column. */
+  readonly runNotes?: Partial<Record<WorkloadId, string>>;
   /**
    * Extra server env for some workloads: they run on their own server instance (as the TOOLS=500
    * list does), after the others, so the other workloads' server stays as it was.
@@ -57,7 +60,10 @@ const SDK_NO_PUSH = 'its stateless 2025-era leg cannot push elicitation/create: 
 const FLOOR_NOTE = 'framework floor: tools/call add only';
 /** MCP-Nest's own install: @rekog/mcp-nest 2.0.5 on NestJS 11. */
 const MCP_NEST_PEER = 'bench/peers/mcp-nest';
-const MCP_NEST_WORKLOADS: readonly WorkloadId[] = ['call', 'list10', 'list500', 'legacy-call', 'legacy-elicit'];
+const LISTS: readonly WorkloadId[] = ['list10', 'list100', 'list500', 'list2000'];
+const MCP_NEST_WORKLOADS: readonly WorkloadId[] = ['call', ...LISTS, 'legacy-call', 'legacy-elicit'];
+/** Our default page (1,000 tools) would cut the 2,000-tool list in two. */
+const OUR_RUN_NOTES = { list2000: `pageSize ${BENCH_PAGE_SIZE} (default 1000): one page` } as const;
 /**
  * Sessions (and so elicitation) need statefulMode; it changes only the 2025-era leg. The plain
  * 2025 call gets JSON answers on its own instance; the elicitation round needs the SSE default.
@@ -73,7 +79,7 @@ export const TARGETS: readonly Target[] = [
     label: 'bare node:http',
     script: script('bare-node'),
     env: {},
-    workloads: ['call', 'list10', 'list500'],
+    workloads: ['call', ...LISTS],
     note: 'fixed precomputed results; no MRTR',
     notes: { 'legacy-call': LEGACY_NOT_IN_BARE, 'legacy-elicit': LEGACY_NOT_IN_BARE },
     byDefault: true,
@@ -114,6 +120,7 @@ export const TARGETS: readonly Target[] = [
     script: script('mocapi-fastify'),
     env: {},
     workloads: ALL,
+    runNotes: OUR_RUN_NOTES,
     byDefault: true,
   },
   {
@@ -122,6 +129,7 @@ export const TARGETS: readonly Target[] = [
     script: script('mocapi-express'),
     env: {},
     workloads: ALL,
+    runNotes: OUR_RUN_NOTES,
     byDefault: true,
   },
   {

@@ -9,6 +9,7 @@ import {
   ADD_EXPECTED_TEXT,
   ADD_TOOL,
   CONFIRM_ADD_TOOL,
+  CONFIRM_STEPS_TOOL,
   MCP_PATH,
   fillerJsonSchema,
   fillerTools,
@@ -21,10 +22,17 @@ const NUMBER_PAIR_SCHEMA = {
   required: ['a', 'b'],
 };
 
+const STEPS_SCHEMA = {
+  type: 'object',
+  properties: { steps: { type: 'integer', minimum: 1, maximum: 16 }, a: { type: 'number' }, b: { type: 'number' } },
+  required: ['steps', 'a', 'b'],
+};
+
 function listResultJson(total: number): string {
   const tools = [
     { name: ADD_TOOL.name, description: ADD_TOOL.description, inputSchema: NUMBER_PAIR_SCHEMA },
     { name: CONFIRM_ADD_TOOL.name, description: CONFIRM_ADD_TOOL.description, inputSchema: NUMBER_PAIR_SCHEMA },
+    { name: CONFIRM_STEPS_TOOL.name, description: CONFIRM_STEPS_TOOL.description, inputSchema: STEPS_SCHEMA },
     ...fillerTools(total).map((t) => ({ name: t.name, description: t.description, inputSchema: fillerJsonSchema(t) })),
   ];
   return JSON.stringify({ tools, resultType: 'complete' });

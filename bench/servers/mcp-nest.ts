@@ -22,7 +22,7 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import type { McpContext } from '@rekog/mcp-nest';
 import type * as ZodModule from 'zod';
 
-import { ADD_TOOL, CONFIRM_ADD_TOOL, fillerTools } from '../shared/bench-spec.js';
+import { ADD_TOOL, CONFIRM_ADD_TOOL, CONFIRM_STEPS_TOOL, fillerTools, stepMessage } from '../shared/bench-spec.js';
 import { requirePeer } from './peer-require.js';
 import { announceListening, exitOnSignal, readServerEnv, runMain } from './server-env.js';
 import { zodSchemas } from './zod-schemas.js';
@@ -34,7 +34,7 @@ const { McpController, McpStrategy, StreamableHttpTransport, Tool } = requirePee
   '@rekog/mcp-nest',
 ) as typeof import('@rekog/mcp-nest');
 const { z } = requirePeer('zod') as typeof ZodModule;
-const { NumberPairSchema, ConfirmSchema, fillerZodSchema } = zodSchemas(z);
+const { NumberPairSchema, ConfirmSchema, StepsSchema, fillerZodSchema } = zodSchemas(z);
 
 @McpController()
 class BenchController {
@@ -60,9 +60,28 @@ class BenchController {
     const ok = answer.action === 'accept' && ConfirmSchema.safeParse(answer.content).data?.ok === true;
     return { content: [{ type: 'text', text: ok ? String(a + b) : 'cancelled' }] };
   }
+
+  // Listed so that every target's tools/list has the same tools; the flows that use it are MRTR
+  // workloads, n/a here. It asks its questions by the same 2025 push, one after the other.
+  @Tool({ name: CONFIRM_STEPS_TOOL.name, description: CONFIRM_STEPS_TOOL.description, parameters: StepsSchema })
+  async confirmSteps(@Payload() { steps, a, b }: { steps: number; a: number; b: number }, @Ctx() ctx: McpContext) {
+    const sdk = ctx.getArgByIndex(4) as ServerContext | undefined;
+    for (let step = 1; step <= steps; step++) {
+      const answer = await ctx.mcpServer.server.elicitInput(
+        {
+          message: stepMessage(step, steps),
+          requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+        },
+        sdk ? { relatedRequestId: sdk.mcpReq.id } : undefined,
+      );
+      if (answer.action !== 'accept' || ConfirmSchema.safeParse(answer.content).data?.ok !== true)
+        return { content: [{ type: 'text', text: 'cancelled' }] };
+    }
+    return { content: [{ type: 'text', text: String(a + b) }] };
+  }
 }
 
-/** A controller with `total - 2` filler tools, built by applying the decorators by hand. */
+/** A controller with `total - 3` filler tools, built by applying the decorators by hand. */
 function fillerController(total: number): new () => object {
   class FillerController {}
   const proto = FillerController.prototype as unknown as Record<string, unknown>;

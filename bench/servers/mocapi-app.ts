@@ -1,7 +1,8 @@
 /**
  * The application our two targets (Fastify and Express) serve: `McpModule.forRoot` with an MRTR
- * secret, a `BenchTools` provider with `add` and `confirm_add` (elicits a yes/no through the
- * injected `ElicitationContext`), and TOOLS - 2 generated filler tools, each with its own
+ * secret and a page size that holds the largest list in one page, a `BenchTools` provider with
+ * `add`, `confirm_add` (elicits a yes/no through the injected `ElicitationContext`) and
+ * `confirm_steps` (elicits `steps` of them, one after the other), and TOOLS - 3 generated filler tools, each with its own
  * class-validator DTO. The fillers get their decorators applied by hand, exactly as TypeScript's
  * emit applies them (design:* metadata first, then the decorators).
  */
@@ -9,17 +10,30 @@ import 'reflect-metadata';
 
 import { type CanActivate, type DynamicModule, Injectable, Module, type Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { IsBoolean, IsInt, IsNumber, IsOptional, IsString } from 'class-validator';
+import { IsBoolean, IsInt, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
 
 import { ElicitationContext, McpModule, McpProperty, McpTool } from '../../src/index.js';
 import { McpOpenTelemetryModule } from '../../src/opentelemetry/index.js';
 import { McpThrottlerModule } from '../../src/throttler/index.js';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import { ADD_TOOL, BENCH_MRTR_SECRET, CONFIRM_ADD_TOOL, fillerTools, type FillerField } from '../shared/bench-spec.js';
+import {
+  ADD_TOOL,
+  BENCH_MRTR_SECRET,
+  BENCH_PAGE_SIZE,
+  CONFIRM_ADD_TOOL,
+  CONFIRM_STEPS_TOOL,
+  fillerTools,
+  stepMessage,
+  type FillerField,
+} from '../shared/bench-spec.js';
 
 class AddDto {
   @IsNumber() a!: number;
   @IsNumber() b!: number;
+}
+
+class StepsDto extends AddDto {
+  @IsInt() @Min(1) @Max(CONFIRM_STEPS_TOOL.maxSteps) steps!: number;
 }
 
 @Injectable()
@@ -35,6 +49,17 @@ class BenchTools {
   async confirmAdd(input: AddDto): Promise<string> {
     const answer = await this.elicitation.elicit(CONFIRM_ADD_TOOL.message, (s) => s.boolean(CONFIRM_ADD_TOOL.field));
     return answer.action === 'accept' && answer.content.ok ? String(input.a + input.b) : 'cancelled';
+  }
+
+  @McpTool({ name: CONFIRM_STEPS_TOOL.name, description: CONFIRM_STEPS_TOOL.description })
+  async confirmSteps(input: StepsDto): Promise<string> {
+    for (let step = 1; step <= input.steps; step++) {
+      const answer = await this.elicitation.elicit(stepMessage(step, input.steps), (s) =>
+        s.boolean(CONFIRM_STEPS_TOOL.field),
+      );
+      if (answer.action !== 'accept' || !answer.content.ok) return 'cancelled';
+    }
+    return String(input.a + input.b);
   }
 }
 
@@ -56,7 +81,7 @@ function decorateDtoField(proto: object, field: FillerField): void {
   McpProperty({ description: field.description })(proto, field.name);
 }
 
-/** A provider with `total - 2` filler tools, each method taking its own generated DTO. */
+/** A provider with `total - 3` filler tools, each method taking its own generated DTO. */
 function fillerProvider(total: number): Type<unknown> {
   class FillerTools {}
   const proto = FillerTools.prototype as unknown as Record<string, unknown>;
@@ -83,7 +108,12 @@ function fillerProvider(total: number): Type<unknown> {
 export function buildAppModule(totalTools: number): Type<unknown> {
   @Module({
     imports: [
-      McpModule.forRoot({ name: 'bench', version: '1.0.0', mrtr: { secrets: [BENCH_MRTR_SECRET] } }),
+      McpModule.forRoot({
+        name: 'bench',
+        version: '1.0.0',
+        pageSize: BENCH_PAGE_SIZE,
+        mrtr: { secrets: [BENCH_MRTR_SECRET] },
+      }),
       // MOCAPI_BENCH_OTEL=1: the OpenTelemetry entry registered, no SDK (what its no-op path costs).
       ...(process.env['MOCAPI_BENCH_OTEL'] === '1' ? [McpOpenTelemetryModule.forRoot()] : []),
       // MOCAPI_BENCH_THROTTLE=1: the throttler guard counting every call (a limit never reached) in

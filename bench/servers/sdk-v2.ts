@@ -18,7 +18,9 @@
  *
  * `confirm_add` uses the SDK's MRTR helpers: it returns `inputRequired(...)` with an
  * elicitation and a requestState minted by `createRequestStateCodec` (HMAC), whose `verify`
- * is installed as the server's requestState hook, and completes on the retry.
+ * is installed as the server's requestState hook, and completes on the retry. `confirm_steps`
+ * asks its `steps` questions one per round with the same helpers; an MRTR retry carries only the
+ * answer of its own round, so its requestState carries the earlier answers itself.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
@@ -36,17 +38,34 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 
-import { ADD_TOOL, BENCH_MRTR_SECRET, CONFIRM_ADD_TOOL, MCP_PATH, fillerTools } from '../shared/bench-spec.js';
+import {
+  ADD_TOOL,
+  BENCH_MRTR_SECRET,
+  CONFIRM_ADD_TOOL,
+  CONFIRM_STEPS_TOOL,
+  MCP_PATH,
+  fillerTools,
+  stepMessage,
+} from '../shared/bench-spec.js';
 import { announceListening, exitOnSignal, readServerEnv, runMain } from './server-env.js';
-import { ConfirmSchema, NumberPairSchema, fillerZodSchema } from './zod-schemas.js';
+import { ConfirmSchema, NumberPairSchema, StepsSchema, fillerZodSchema } from './zod-schemas.js';
 
 interface ConfirmState {
-  readonly tool: string;
+  readonly tool: typeof CONFIRM_ADD_TOOL.name;
   readonly a: number;
   readonly b: number;
 }
 
-const codec = createRequestStateCodec<ConfirmState>({ key: BENCH_MRTR_SECRET, ttlSeconds: 600 });
+/** The state of a confirm_steps flow: its arguments and the answers given so far. */
+interface StepsState {
+  readonly tool: typeof CONFIRM_STEPS_TOOL.name;
+  readonly steps: number;
+  readonly a: number;
+  readonly b: number;
+  readonly answers: readonly boolean[];
+}
+
+const codec = createRequestStateCodec<ConfirmState | StepsState>({ key: BENCH_MRTR_SECRET, ttlSeconds: 600 });
 
 function text(value: string): CallToolResult {
   return { content: [{ type: 'text', text: value }] };
@@ -65,12 +84,43 @@ async function confirmAdd(
       requestState: await codec.mint({ tool: CONFIRM_ADD_TOOL.name, a, b }),
     });
   }
-  const state = ctx.mcpReq.requestState<ConfirmState>();
+  const state = ctx.mcpReq.requestState<ConfirmState | StepsState>();
   if (state?.tool !== CONFIRM_ADD_TOOL.name || state.a !== a || state.b !== b) {
     return { ...text('requestState does not match this call'), isError: true };
   }
   const content = acceptedContent(ctx.mcpReq.inputResponses, 'confirm', ConfirmSchema);
   return text(content?.ok === true ? String(a + b) : 'cancelled');
+}
+
+const stepKey = (step: number) => `step-${step}`;
+
+/** The question of step `step`, with the state that carries the answers before it. */
+async function askStep(step: number, state: StepsState): Promise<InputRequiredResult> {
+  return inputRequired({
+    inputRequests: {
+      [stepKey(step)]: inputRequired.elicit({
+        message: stepMessage(step, state.steps),
+        requestedSchema: ConfirmSchema,
+      }),
+    },
+    requestState: await codec.mint(state),
+  });
+}
+
+async function confirmSteps(
+  { steps, a, b }: { steps: number; a: number; b: number },
+  ctx: ServerContext,
+): Promise<CallToolResult | InputRequiredResult> {
+  const state = ctx.mcpReq.requestState<ConfirmState | StepsState>();
+  if (state === undefined) return askStep(1, { tool: CONFIRM_STEPS_TOOL.name, steps, a, b, answers: [] });
+  if (state.tool !== CONFIRM_STEPS_TOOL.name || state.steps !== steps || state.a !== a || state.b !== b) {
+    return { ...text('requestState does not match this call'), isError: true };
+  }
+  const step = state.answers.length + 1;
+  if (inputResponse(ctx.mcpReq.inputResponses, stepKey(step)).kind === 'missing') return askStep(step, state);
+  if (acceptedContent(ctx.mcpReq.inputResponses, stepKey(step), ConfirmSchema)?.ok !== true) return text('cancelled');
+  const answered: StepsState = { ...state, answers: [...state.answers, true] };
+  return step < steps ? askStep(step + 1, answered) : text(String(a + b));
 }
 
 function buildFactory(totalTools: number): () => McpServer {
@@ -87,6 +137,11 @@ function buildFactory(totalTools: number): () => McpServer {
       CONFIRM_ADD_TOOL.name,
       { description: CONFIRM_ADD_TOOL.description, inputSchema: NumberPairSchema },
       confirmAdd,
+    );
+    server.registerTool(
+      CONFIRM_STEPS_TOOL.name,
+      { description: CONFIRM_STEPS_TOOL.description, inputSchema: StepsSchema },
+      confirmSteps,
     );
     for (const { tool, schema } of fillers) {
       server.registerTool(tool.name, { description: tool.description, inputSchema: schema }, () => fillerResult);

@@ -25,6 +25,7 @@ export function zodSchemas(z: Zod) {
   return {
     NumberPairSchema: z.object({ a: z.number(), b: z.number() }),
     ConfirmSchema: z.object({ ok: z.boolean() }),
+    StepsSchema: z.object({ steps: z.number().int().min(1).max(16), a: z.number(), b: z.number() }),
     fillerZodSchema(tool: FillerTool) {
       const shape: Record<string, ReturnType<typeof fieldSchema>> = {};
       for (const field of tool.fields) shape[field.name] = fieldSchema(field);
@@ -33,4 +34,4 @@ export function zodSchemas(z: Zod) {
   };
 }
 
-export const { NumberPairSchema, ConfirmSchema, fillerZodSchema } = zodSchemas(rootZ);
+export const { NumberPairSchema, ConfirmSchema, StepsSchema, fillerZodSchema } = zodSchemas(rootZ);

@@ -1,7 +1,7 @@
 /**
  * What every benchmark server serves, described once so the targets stay comparable:
- * the protocol constants, the `add` / `confirm_add` tools and the generated filler tools
- * used to pad `tools/list` to 10 or 500 entries. Each server maps these descriptions onto
+ * the protocol constants, the `add` / `confirm_add` / `confirm_steps` tools and the generated
+ * filler tools used to pad `tools/list` to 10, 100, 500 or 2,000 entries. Each server maps these descriptions onto
  * its own schema system (zod for the SDK and MCP-Nest, class-validator DTOs for ours).
  */
 
@@ -33,9 +33,31 @@ export const CONFIRM_ADD_TOOL = {
   field: 'ok',
 } as const;
 
+/**
+ * `confirm_steps {steps, a, b}` asks `steps` yes/no questions one after the other (field `ok`,
+ * message "Step <k> of <n>?"), then answers `a + b`: the multi-round flows of the benchmark.
+ */
+export const CONFIRM_STEPS_TOOL = {
+  name: 'confirm_steps',
+  description: 'Asks for a yes/no confirmation `steps` times, one after the other, then adds two numbers',
+  field: 'ok',
+  maxSteps: 16,
+} as const;
+
+/** The question of step `step` (1-based) of `steps`; a new question each round. */
+export function stepMessage(step: number, steps: number): string {
+  return `Step ${step} of ${steps}?`;
+}
+
 /** `add(2, 3)`: the trivial tool call every target must answer with the text "5". */
 export const ADD_ARGUMENTS = { a: 2, b: 3 } as const;
 export const ADD_EXPECTED_TEXT = '5';
+
+/**
+ * Our `pageSize` in the benchmark app: tools/list pages hold 1,000 entries by default, and the
+ * benchmark lists up to 2,000 tools in one page, as the peers (which do not paginate) do.
+ */
+export const BENCH_PAGE_SIZE = 5000;
 
 /** Secret shared by the servers that seal a requestState (32+ characters). */
 export const BENCH_MRTR_SECRET = 'bench-only-secret-0123456789abcdef0123456789';
@@ -64,22 +86,25 @@ const FILLER_FIELDS: readonly FillerField[] = [
   { name: 'note', kind: 'string', description: 'Free-form note', optional: true },
 ];
 
-/** How many tools a server registers: env TOOLS (default 10, minimum 2). */
+/** The named tools every server registers before its fillers: add, confirm_add, confirm_steps. */
+export const NAMED_TOOL_COUNT = 3;
+
+/** How many tools a server registers: env TOOLS (default 10, minimum {@link NAMED_TOOL_COUNT}). */
 export function toolCountFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   const raw = Number(env['TOOLS'] ?? '10');
-  if (!Number.isInteger(raw) || raw < 2) {
-    throw new Error(`TOOLS must be an integer >= 2, got ${env['TOOLS']}`);
+  if (!Number.isInteger(raw) || raw < NAMED_TOOL_COUNT) {
+    throw new Error(`TOOLS must be an integer >= ${NAMED_TOOL_COUNT}, got ${env['TOOLS']}`);
   }
   return raw;
 }
 
 /**
- * The filler tools for a server with `total` tools: `add` and `confirm_add` come first,
- * so there are `total - 2` fillers named `filler_001`, `filler_002`, ...
+ * The filler tools for a server with `total` tools: the named tools come first, so there are
+ * `total - 3` fillers named `filler_001`, `filler_002`, ... (`filler_1000` on from there).
  */
 export function fillerTools(total: number): FillerTool[] {
   const tools: FillerTool[] = [];
-  for (let i = 1; i <= total - 2; i++) {
+  for (let i = 1; i <= total - NAMED_TOOL_COUNT; i++) {
     const id = String(i).padStart(3, '0');
     tools.push({
       name: `filler_${id}`,
