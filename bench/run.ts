@@ -183,7 +183,7 @@ function cpuPerResponse(before: number | undefined, after: number | undefined, r
 
 function logLoad(workload: Workload, load: LoadResult, options: Options): void {
   const faults = load.non2xx + load.errors + load.timeouts + load.mismatches;
-  const unit = workload.kind === 'rounds' ? 'rounds/s' : 'req/s';
+  const unit = workload.kind === 'fixed' ? 'req/s' : workload.id.startsWith('flow') ? 'flows/s' : 'rounds/s';
   log(
     load.responses === 0
       ? `  ${workload.label}: no response completed in the measured ${options.load.durationSec} s`

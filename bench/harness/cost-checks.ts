@@ -37,7 +37,7 @@ function retryExtra(cells: readonly Cell[], name: string, id: TargetId, bounded:
   const call = cpuOf(cells, id, 'call');
   if (retry === undefined || call === undefined) return { label, verdict: 'n/a' };
   const extra = retry - call;
-  const detail = `${us(retry)} - ${us(call)} = +${us(extra)}`;
+  const detail = `${us(retry)} - ${us(call)} = ${extra < 0 ? '-' : '+'}${us(Math.abs(extra))}`;
   return { label, verdict: bounded ? (extra <= RETRY_MAX_EXTRA_US ? 'PASS' : 'FAIL') : 'info', detail };
 }
 
