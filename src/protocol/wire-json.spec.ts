@@ -1,4 +1,4 @@
-import { SerializedJson, toWireJson } from './wire-json.js';
+import { SerializedJson, toWireChunks, toWireJson } from './wire-json.js';
 
 describe('toWireJson', () => {
   it('writes a message without serialized parts as JSON.stringify does', () => {
@@ -22,6 +22,18 @@ describe('toWireJson', () => {
     expect(typeof JSON.parse(JSON.stringify({ part }))['part']).toBe('string');
     const message = { text: '\u0000serialized-json:0000', part };
     expect(JSON.parse(toWireJson(message))).toEqual({ text: '\u0000serialized-json:0000', part: [1] });
+  });
+
+  it('hands out the pieces around each part, with the part as UTF-8 bytes', () => {
+    const part = new SerializedJson([{ name: 'café' }]);
+    const chunks = toWireChunks({ id: 1, result: { tools: part } });
+    expect(Array.isArray(chunks)).toBe(true);
+    expect((chunks as unknown[])[1]).toBe(part.bytes);
+    const bytes = Buffer.concat(
+      (chunks as Array<string | Buffer>).map((c) => (typeof c === 'string' ? Buffer.from(c) : c)),
+    );
+    expect(JSON.parse(bytes.toString('utf8'))).toEqual({ id: 1, result: { tools: [{ name: 'café' }] } });
+    expect(toWireChunks({ id: 2 })).toBe('{"id":2}');
   });
 
   it('keeps the value for readers of the message', () => {

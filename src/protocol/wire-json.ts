@@ -2,15 +2,18 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * A part of a message already serialized, spliced verbatim into the message's JSON by `toWireJson`
- * (a list page computed once per change of its registry, where serializing hundreds of
- * definitions per request would be most of the request's cost). Anything else that serializes it
- * gets a placeholder string; `value` is the part itself, for readers of the message.
+ * and `toWireChunks` (a list page computed once per change of its registry, where serializing
+ * hundreds of definitions per request would be most of the request's cost). Anything else that
+ * serializes it gets a placeholder string; `value` is the part itself, for readers of the message.
  */
 export class SerializedJson {
   readonly json: string;
+  /** The JSON as UTF-8, written to a socket as it is: no encoding per response. */
+  readonly bytes: Buffer;
 
   constructor(readonly value: unknown) {
     this.json = JSON.stringify(value);
+    this.bytes = Buffer.from(this.json, 'utf8');
   }
 
   /** Recorded for the splice of the serialization under way; written as a unique placeholder. */
@@ -27,8 +30,11 @@ const QUOTED_PLACEHOLDER = JSON.stringify(PLACEHOLDER);
 /** The parts met by the serialization under way (JSON.stringify is synchronous: one at a time). */
 let spliced: SerializedJson[] | undefined;
 
-/** `JSON.stringify(message)`, with each `SerializedJson` in it written as its own JSON. */
-export function toWireJson(message: unknown): string {
+/**
+ * The message's JSON in pieces: the text around each `SerializedJson`, and the part's bytes in
+ * between; just the text when the message has no such part.
+ */
+export function toWireChunks(message: unknown): string | Array<string | Buffer> {
   spliced = undefined;
   const text = JSON.stringify(message);
   // Filled by the toJSON calls the line above made (TypeScript cannot see them).
@@ -36,7 +42,16 @@ export function toWireJson(message: unknown): string {
   spliced = undefined;
   if (parts === undefined) return text;
   const pieces = text.split(QUOTED_PLACEHOLDER);
-  let out = pieces[0]!;
-  for (let i = 1; i < pieces.length; i++) out += parts[i - 1]!.json + pieces[i]!;
-  return out;
+  const chunks: Array<string | Buffer> = [pieces[0]!];
+  for (let i = 1; i < pieces.length; i++) chunks.push(parts[i - 1]!.bytes, pieces[i]!);
+  return chunks;
+}
+
+/** `JSON.stringify(message)`, with each `SerializedJson` in it written as its own JSON. */
+export function toWireJson(message: unknown): string {
+  const chunks = toWireChunks(message);
+  if (typeof chunks === 'string') return chunks;
+  let text = '';
+  for (const chunk of chunks) text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+  return text;
 }

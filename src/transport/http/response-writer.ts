@@ -6,7 +6,7 @@ import { McpError } from '../../protocol/mcp.error.js';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/json-rpc.js';
 import { abortResponse } from './disconnect-signal.js';
 import { SseStream } from './sse-stream.js';
-import { toWireJson } from '../../protocol/wire-json.js';
+import { toWireChunks, toWireJson } from '../../protocol/wire-json.js';
 
 export { SSE_HEADERS } from './sse-stream.js';
 
@@ -84,22 +84,36 @@ export class ResponseWriter {
 
   respond(status: number, response: JsonRpcResponse, headers?: Readonly<Record<string, string>>): void {
     if (this.closed) return;
-    const json = toWireJson(response);
     if (this.streaming) {
-      this.res.end(`event: message\ndata: ${json}\n\n`);
-    } else {
-      this.writeJson(status, json, headers);
+      this.res.end(`event: message\ndata: ${toWireJson(response)}\n\n`);
+      return;
     }
+    const body = toWireChunks(response);
+    if (typeof body === 'string') this.writeJson(status, body, headers);
+    else this.writeChunks(status, body, headers);
   }
 
   /** A whole JSON body, as a string: Node sends the head and a string body in one write. */
   private writeJson(status: number, json: string, headers: Readonly<Record<string, string>> | undefined): void {
-    const head: Record<string, string | number> = {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(json),
-    };
-    this.res.writeHead(status, headers ? Object.assign(head, headers) : head);
+    this.res.writeHead(status, jsonHead(Buffer.byteLength(json), headers));
     this.res.end(json);
+  }
+
+  /**
+   * A JSON body in pieces, some already UTF-8 (a cached list page): written corked, so the head and
+   * the pieces still leave in one write, without encoding the cached bytes again.
+   */
+  private writeChunks(
+    status: number,
+    chunks: ReadonlyArray<string | Buffer>,
+    headers: Readonly<Record<string, string>> | undefined,
+  ): void {
+    let length = 0;
+    for (const chunk of chunks) length += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    this.res.writeHead(status, jsonHead(length, headers));
+    this.res.cork();
+    for (let i = 0; i < chunks.length - 1; i++) this.res.write(chunks[i]!);
+    this.res.end(chunks[chunks.length - 1]); // end() uncorks
   }
 
   private startStream(): SseStream {
@@ -136,4 +150,12 @@ export class ResponseWriter {
       this.writeJson(status, JSON.stringify(body), headers);
     }
   }
+}
+
+function jsonHead(
+  length: number,
+  headers: Readonly<Record<string, string>> | undefined,
+): Record<string, string | number> {
+  const head: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': length };
+  return headers ? Object.assign(head, headers) : head;
 }
