@@ -36,6 +36,8 @@ export interface StartupSample {
   readonly firstAnswerMs: number;
   /** CPU time (user + system, all threads) the child had used when it answered, in ms (10 ms steps). */
   readonly cpuMs: number;
+  /** The same for the main thread alone (without GC and compiler helper threads), in ms. */
+  readonly mainThreadCpuMs: number;
   /** Failed polls (connection refused) before the answer. */
   readonly polls: number;
 }
@@ -72,11 +74,14 @@ async function listProblem(url: string, count: number): Promise<string | null> {
 
 let clockTicks: number | undefined;
 
-/** The child's user + system CPU time in ms, from /proc (Linux; NaN elsewhere). */
-function cpuMsOf(pid: number | undefined): number {
+/**
+ * User + system CPU time in ms from /proc (Linux; NaN elsewhere): of the whole child with `path`
+ * `${pid}/stat`, of its main thread (JavaScript's, the startup's critical path) with `${pid}/task/${pid}/stat`.
+ */
+function cpuMsOf(path: string): number {
   try {
     clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(`/proc/${path}`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
   } catch {
@@ -143,7 +148,8 @@ export async function timeStartup(node: string, target: StartupTarget): Promise<
         continue;
       }
       const answeredAt = performance.now();
-      const cpuMs = cpuMsOf(child.pid);
+      const cpuMs = cpuMsOf(`${child.pid}/stat`);
+      const mainThreadCpuMs = cpuMsOf(`${child.pid}/task/${child.pid}/stat`);
       const problem = callProblem(answer) ?? (target.listed ? await listProblem(url, target.tools) : null);
       if (problem) throw new Error(problem);
       const listening = listeningAt ?? answeredAt;
@@ -153,6 +159,7 @@ export async function timeStartup(node: string, target: StartupTarget): Promise<
         listeningMs: listening - started,
         firstAnswerMs: answeredAt - listening,
         cpuMs,
+        mainThreadCpuMs,
         polls,
       };
     }
