@@ -1,7 +1,7 @@
 /**
  * The MRTR flows at a glance, one line per target that ran them: server CPU per whole flow of
  * 1, 2, 4 and 8 rounds, server CPU per request of rounds 1, 2, 4 and 8 of the 8-round flow alone
- * (fresh tokens), and the requestState size after each round of the 8-round probe flow.
+ * (fresh tokens), and the requestState size after each round of the longest probe flow.
  */
 import { FLOW_DEPTHS, FLOW_STEPS } from './mrtr-workloads.js';
 import type { Cell } from './report.js';
@@ -21,7 +21,11 @@ function rows(cells: readonly Cell[]): string[][] {
     const flows = FLOW_STEPS.map((n) => cpu(target.id, `flow${n}`));
     const depths = FLOW_DEPTHS.map((k) => cpu(target.id, `flow8-r${k}`));
     if ([...flows, ...depths].every((v) => v === undefined)) continue;
-    const chars = cells.find((c) => c.target === target.id && c.workload === 'flow8')?.tokenChars;
+    // The longest flow that ran: after its rounds 0 .. n-1.
+    const chars = [...FLOW_STEPS]
+      .reverse()
+      .map((n) => cells.find((c) => c.target === target.id && c.workload === `flow${n}`)?.tokenChars)
+      .find((t) => t !== undefined);
     out.push([target.label, flows.map(fmt).join(' / '), depths.map(fmt).join(' / '), chars ? chars.join(', ') : '-']);
   }
   return out;
@@ -31,7 +35,7 @@ const HEADER = [
   'target',
   `CPU us per flow of ${FLOW_STEPS.join(' / ')} rounds`,
   `CPU us per request, round ${FLOW_DEPTHS.join(' / ')} alone`,
-  'requestState chars after round 0..7',
+  'requestState chars after round 0, 1, ... (longest flow run)',
 ];
 
 /** The summary as a text table (markdown: a Markdown table); empty when no flow ran. */
