@@ -171,6 +171,7 @@ async function scenario(mode: HolderMode, adapter: string, count: number): Promi
     await holder.stop();
     holder = undefined;
     const closed = await settle(server, before.fds);
+    await snapshot(server, `${mode}-${adapter}-closed`);
     const per = (key: keyof ServerMeasure) => Number(((open[key] - before[key]) / count).toFixed(2));
     const withoutMedian = median(without);
     const withMedian = median(withStreams);

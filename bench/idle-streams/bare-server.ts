@@ -4,6 +4,7 @@
 // layer at all. What a stream costs there is what no change of ours can take away. The tools/call
 // loop gets a one-line JSON answer. Answers `measure` over IPC like the real server.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { writeHeapSnapshot } from 'node:v8';
 import type { ServerMeasure } from './server.js';
 
 const SSE_HEAD = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' };
@@ -24,7 +25,10 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
-export async function serveBare(adapter: 'node' | 'fastify-bare', measure: () => ServerMeasure): Promise<void> {
+export async function serveBare(
+  adapter: 'node' | 'fastify-bare',
+  measure: () => Promise<ServerMeasure>,
+): Promise<void> {
   let port: number;
   let close: () => Promise<void>;
   if (adapter === 'node') {
@@ -46,8 +50,9 @@ export async function serveBare(adapter: 'node' | 'fastify-bare', measure: () =>
     port = (app.server.address() as { port: number }).port;
     close = () => app.close();
   }
-  process.on('message', (ask: { id: number; op: string }) => {
-    if (ask.op === 'measure') process.send!({ id: ask.id, measure: measure() });
+  process.on('message', (ask: { id: number; op: string; file?: string }) => {
+    if (ask.op === 'measure') void measure().then((m) => process.send!({ id: ask.id, measure: m }));
+    if (ask.op === 'snapshot') process.send!({ id: ask.id, file: writeHeapSnapshot(ask.file) });
   });
   process.on('disconnect', () => void close().then(() => process.exit(0)));
   process.send!({ port });
