@@ -100,7 +100,7 @@ function once(
         connections: settings.connections,
         duration: durationSec,
         pipelining: 1,
-        timeout: 10,
+        timeout: request.timeoutSec ?? 10,
         ...clientSetup(request, settings.connections),
         ...(verify ? { verifyBody: (body: string | Buffer | undefined) => verify(String(body ?? '')) } : {}),
       };
