@@ -1,12 +1,5 @@
-import {
-  createCipheriv,
-  createDecipheriv,
-  createSecretKey,
-  hkdfSync,
-  randomBytes,
-  randomFillSync,
-  type KeyObject,
-} from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
+import { randomSlice } from './random-pool.js';
 
 /** Why a sealed token could not be opened (before its content is even looked at). */
 export type SealedTokenFault =
@@ -96,7 +89,8 @@ export class AesGcmTokenSealer {
 
   /** `purpose` separates token kinds; the empty purpose is the requestState's (format v1). */
   seal(plaintext: Buffer, purpose: string): string {
-    const nonce = nextNonce();
+    // A view into the random pool: createCipheriv and Buffer.concat copy it before the next use.
+    const nonce = randomSlice(NONCE_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.sealing.key, nonce, { authTagLength: TAG_BYTES });
     cipher.setAAD(this.aad(this.sealing.header, purpose));
     const body = cipher.update(plaintext);
@@ -157,24 +151,6 @@ function canonicalBase64urlEnd(text: string): boolean {
   if (rest === 1) return false;
   const last = BASE64URL_ALPHABET.indexOf(text[text.length - 1]!);
   return (last & (rest === 2 ? 0b1111 : 0b11)) === 0;
-}
-
-/*
- * Each call into the CSPRNG costs ~10 µs whatever its size, a third of a seal; so nonces come from a
- * pool refilled every 256 tokens. Every 12-byte slice is used once, and copied (by createCipheriv
- * and Buffer.concat) before the pool can be refilled.
- */
-const noncePool = Buffer.alloc(NONCE_BYTES * 256);
-let nonceOffset = noncePool.length;
-
-function nextNonce(): Buffer {
-  if (nonceOffset === noncePool.length) {
-    randomFillSync(noncePool);
-    nonceOffset = 0;
-  }
-  const nonce = noncePool.subarray(nonceOffset, nonceOffset + NONCE_BYTES);
-  nonceOffset += NONCE_BYTES;
-  return nonce;
 }
 
 function deriveRing(secrets: readonly string[]): RingKey[] {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomId } from '../core/random-pool.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { AesGcmTokenSealer } from '../core/aes-gcm-token.sealer.js';
 import { McpClock } from '../core/mcp-clock.js';
@@ -43,7 +43,7 @@ export class LegacySessionCodec {
   issue(claims: Omit<LegacySessionClaims, 'id' | 'issuedAt'>): { token: string; claims: LegacySessionClaims } {
     const full: LegacySessionClaims = {
       ...claims,
-      id: randomBytes(16).toString('base64url'),
+      id: randomId(),
       issuedAt: this.clock.now(),
     };
     const sealed: SealedClaims = {

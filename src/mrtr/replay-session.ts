@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomId } from '../core/random-pool.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type {
   ClientCapabilities,
@@ -133,7 +133,7 @@ export class ReplaySession {
    * idempotency on it.
    */
   get flowId(): string {
-    return (this.id ??= randomBytes(16).toString('base64url'));
+    return (this.id ??= randomId());
   }
 
   /** Whether this call continues a flow (it carried a requestState). */
