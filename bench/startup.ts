@@ -6,7 +6,8 @@
  * loopback with `tools/call add` (see startup/startup-probe.ts). Reported, never asserted: the exit
  * code says only whether every start answered correctly.
  *
- *   node bench/out/build/bench/startup.js [--runs 7] [--node machine,26] [--json bench/out/startup.json]
+ *   node bench/out/build/bench/startup.js [--runs 7] [--node machine,26] [--tools 10,500]
+ *        [--json bench/out/startup.json]
  *   node bench/out/build/bench/startup.js --cpu-prof bench/out/startup-prof [--node 26]
  *        (one start per target with --cpu-prof, the profiles in that folder; nothing timed)
  */
@@ -21,12 +22,14 @@ import { REPO_ROOT } from './harness/environment.js';
 import { parseNodeSpecs, type NodeSpec } from './harness/node-runs.js';
 import { renderNodeRun, type NodeRun } from './startup/startup-report.js';
 import { timeStartup, type StartupSample } from './startup/startup-probe.js';
-import { STARTUP_TARGETS } from './startup/startup-targets.js';
+import { DEFAULT_TOOL_COUNTS, startupTargets } from './startup/startup-targets.js';
 
 const RUNS = option('runs', 7);
 const NODES: NodeSpec[] = parseNodeSpecs(option('node'));
 const JSON_PATH = option('json');
 const PROFILE_DIR = option('cpu-prof');
+const TOOL_COUNTS = option('tools')?.split(',').map(Number) ?? [...DEFAULT_TOOL_COUNTS];
+const TARGETS = startupTargets(TOOL_COUNTS);
 /** Pause between two starts, so that one child's exit does not overlap the next one's start. */
 const SETTLE_MS = 300;
 
@@ -47,12 +50,12 @@ async function measureOn(node: string): Promise<NodeRun> {
   const version = versionOf(node);
   const loadBefore = loadavg()[0]!;
   log(`startup on Node ${version}: one untimed start per target, then ${RUNS} interleaved rounds`);
-  for (const target of STARTUP_TARGETS) await timeStartup(node, target);
+  for (const target of TARGETS) await timeStartup(node, target);
   const samples: StartupSample[] = [];
   for (let round = 0; round < RUNS; round++) {
     // Each round starts at the next target, so that no target always follows the same one.
-    for (let i = 0; i < STARTUP_TARGETS.length; i++) {
-      const target = STARTUP_TARGETS[(round + i) % STARTUP_TARGETS.length]!;
+    for (let i = 0; i < TARGETS.length; i++) {
+      const target = TARGETS[(round + i) % TARGETS.length]!;
       await sleep(SETTLE_MS);
       const sample = await timeStartup(node, target);
       samples.push(sample);
@@ -62,12 +65,12 @@ async function measureOn(node: string): Promise<NodeRun> {
       );
     }
   }
-  return { node: version, runs: RUNS, load: [loadBefore, loadavg()[0]!], samples };
+  return { node: version, runs: RUNS, toolCounts: TOOL_COUNTS, load: [loadBefore, loadavg()[0]!], samples };
 }
 
 async function profileOn(node: string, dir: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
-  for (const target of STARTUP_TARGETS) {
+  for (const target of TARGETS) {
     const folder = resolve(dir, `${versionOf(node)}-${target.id}`);
     await timeStartup(node, { ...target, nodeArgs: ['--cpu-prof', '--cpu-prof-dir', folder] });
     log(`profile of ${target.id} in ${folder}`);
@@ -76,6 +79,9 @@ async function profileOn(node: string, dir: string): Promise<void> {
 
 async function main(): Promise<void> {
   if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs must be a positive integer, got ${RUNS}`);
+  if (TOOL_COUNTS.some((n) => !Number.isInteger(n) || n < 2)) {
+    throw new Error(`--tools takes tool counts of 2 or more, comma-separated (e.g. 10,500), got ${option('tools')}`);
+  }
   const specs = NODES.length > 0 ? NODES : (['machine'] as NodeSpec[]);
   const runs: NodeRun[] = [];
   for (const spec of specs) {

@@ -8,7 +8,7 @@ export interface StartupTarget {
   readonly label: string;
   readonly adapter: Adapter;
   /** Our app's tool count; null for the bare Nest route. */
-  readonly ours: 10 | 500 | null;
+  readonly ours: number | null;
   /** Compiled server entry (bench/out/build/bench/servers/*.js, tsc output). */
   readonly script: string;
   readonly nodeArgs: readonly string[];
@@ -35,7 +35,7 @@ function bare(adapter: Adapter): StartupTarget {
   };
 }
 
-function ours(adapter: Adapter, tools: 10 | 500): StartupTarget {
+function ours(adapter: Adapter, tools: number): StartupTarget {
   return {
     id: `mocapi-${adapter}-${tools}`,
     label: `ours, ${tools} tools (${adapter})`,
@@ -49,11 +49,13 @@ function ours(adapter: Adapter, tools: 10 | 500): StartupTarget {
   };
 }
 
-export const STARTUP_TARGETS: readonly StartupTarget[] = [
-  bare('fastify'),
-  ours('fastify', 10),
-  ours('fastify', 500),
-  bare('express'),
-  ours('express', 10),
-  ours('express', 500),
-];
+/** Our tool counts by default: the two of issue 29. */
+export const DEFAULT_TOOL_COUNTS: readonly number[] = [10, 500];
+
+/** Per adapter: the bare Nest route, then ours with each of `toolCounts` tools. */
+export function startupTargets(toolCounts: readonly number[] = DEFAULT_TOOL_COUNTS): StartupTarget[] {
+  return (['fastify', 'express'] as const).flatMap((adapter) => [
+    bare(adapter),
+    ...toolCounts.map((tools) => ours(adapter, tools)),
+  ]);
+}
