@@ -48,7 +48,7 @@ import {
 } from './harness/workloads.js';
 
 const USAGE = `usage: node dist/bench/run.js [options]
-  --smoke             1 s runs after a 0.5 s warm-up, short micro-benchmark, prefetched token pools a tenth
+  --smoke             1 s runs after a 0.5 s warm-up, short micro-benchmark, prefetched token pools a twentieth
                       of their size, and without --workloads every workload but ${SKIPPED_IN_SMOKE.join(', ')}
                       (keeps the harness working)
   --duration <s>      measured seconds per workload (default 8)

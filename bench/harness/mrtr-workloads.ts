@@ -10,9 +10,9 @@ import { checkTextResult, inputRequiredParts } from './rpc-checks.js';
 import { distinctPair, prefetchRetries } from './token-pool.js';
 import type { FixedWorkload, PrepareContext, RoundsWorkload } from './workloads.js';
 
-/** Tokens prefetched for `mrtr-fresh` (a tenth with --smoke). */
+/** Tokens prefetched for `mrtr-fresh` (a twentieth with --smoke). */
 export const FRESH_POOL = 10_000;
-/** Tokens prefetched for each `flow8-rK` (a tenth with --smoke); each costs k requests to make. */
+/** Tokens prefetched for each `flow8-rK` (a twentieth with --smoke); each costs k requests to make. */
 export const DEPTH_POOL = 2_000;
 /** The flow lengths measured, and the rounds of the longest one measured alone. */
 export const FLOW_STEPS = [1, 2, 4, 8] as const;
@@ -23,7 +23,7 @@ export type FlowId = `flow${(typeof FLOW_STEPS)[number]}`;
 export type DepthId = `flow8-r${(typeof FLOW_DEPTHS)[number]}`;
 export type MrtrWorkloadId = 'mrtr-fresh' | FlowId | DepthId;
 
-const poolSize = (full: number, context: PrepareContext) => (context.smoke ? full / 10 : full);
+const poolSize = (full: number, context: PrepareContext) => (context.smoke ? full / 20 : full);
 const poolNote = (size: number) =>
   `${size.toLocaleString('en-US')} prefetched tokens, each resent only after the ${(size - 1).toLocaleString('en-US')} others`;
 
