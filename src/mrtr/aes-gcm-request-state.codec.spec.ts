@@ -354,7 +354,7 @@ describe('AesGcmRequestStateCodec', () => {
     });
   });
 
-  describe('size and speed', () => {
+  describe('size', () => {
     function answered(n: number): LedgerSlot[] {
       return Array.from({ length: n }, (_, i) => ({
         key: `elicit-${i + 1}`,
@@ -375,18 +375,6 @@ describe('AesGcmRequestStateCodec', () => {
       expect(perSlot).toBeLessThan(200);
       expect(one).toBeLessThan(450); // the flow id costs about 40 characters
       expect(fifty).toBeLessThan(65_536 / 4);
-    });
-
-    it('seals and opens a typical token in well under a millisecond', () => {
-      const c = codec();
-      const p = payload();
-      for (let i = 0; i < 200; i++) c.open(c.seal(p));
-      const rounds = 2000;
-      const start = process.hrtime.bigint();
-      for (let i = 0; i < rounds; i++) c.open(c.seal(p));
-      const micros = Number(process.hrtime.bigint() - start) / 1000 / rounds;
-      console.log(`seal + open of a 5-slot requestState: ${micros.toFixed(1)} µs`);
-      expect(micros).toBeLessThan(500);
     });
   });
 });
