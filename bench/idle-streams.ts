@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { option } from './cli-option.js';
 import { hold, type HolderMode } from './idle-streams/holder.js';
 import { closedLoop, type Latency } from './idle-streams/call-loop.js';
+import type { GcTotals } from './idle-streams/gc-totals.js';
 import { serve, type ServerMeasure } from './idle-streams/server.js';
 
 const STREAMS = option('streams', 10_000);
@@ -43,9 +44,9 @@ interface ScenarioResult {
   heapPerStreamKb: number;
   fdsPerStream: number;
   /** Medians over the rounds: the control server without streams, the measured one with them. */
-  without: Latency;
-  with: Latency;
-  rounds: { without: Latency[]; with: Latency[] };
+  without: Round;
+  with: Round;
+  rounds: { without: Round[]; with: Round[] };
   p99Ratio: number;
 }
 
@@ -125,13 +126,36 @@ async function settle(server: Child, target: number, slack = 20): Promise<Server
   }
 }
 
-/** Median of the rounds' p50 and p99 (and their calls summed). */
-function median(rounds: Latency[]): Latency {
+/** A latency round, with the GC time the server spent meanwhile (major: full mark-compacts). */
+interface Round extends Latency {
+  gcMajor: number;
+  gcMajorMs: number;
+  gcOtherMs: number;
+}
+
+async function timedRound(target: Child, url: string): Promise<Round> {
+  const gc = () => target.ask<{ gc: GcTotals }>({ id: measureId++, op: 'gc' }).then((m) => m.gc);
+  const start = await gc();
+  const latency = await closedLoop(url, CONNECTIONS, SECONDS);
+  const end = await gc();
+  return {
+    ...latency,
+    gcMajor: end.major - start.major,
+    gcMajorMs: Number((end.majorMs - start.majorMs).toFixed(1)),
+    gcOtherMs: Number((end.otherMs - start.otherMs).toFixed(1)),
+  };
+}
+
+/** Median of the rounds' figures (and their calls summed). */
+function median(rounds: Round[]): Round {
   const mid = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   return {
     calls: rounds.reduce((sum, r) => sum + r.calls, 0),
     p50: mid(rounds.map((r) => r.p50)),
     p99: mid(rounds.map((r) => r.p99)),
+    gcMajor: mid(rounds.map((r) => r.gcMajor)),
+    gcMajorMs: mid(rounds.map((r) => r.gcMajorMs)),
+    gcOtherMs: mid(rounds.map((r) => r.gcOtherMs)),
   };
 }
 
@@ -160,11 +184,11 @@ async function scenario(mode: HolderMode, adapter: string, count: number): Promi
     if (opened.error !== undefined) throw new Error(`opening the streams failed: ${opened.error}`);
     const open = await measure(server);
     await snapshot(server, `${mode}-${adapter}-open`);
-    const without: Latency[] = [];
-    const withStreams: Latency[] = [];
+    const without: Round[] = [];
+    const withStreams: Round[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      without.push(await closedLoop(controlUrl, CONNECTIONS, SECONDS));
-      withStreams.push(await closedLoop(url, CONNECTIONS, SECONDS));
+      without.push(await timedRound(control, controlUrl));
+      withStreams.push(await timedRound(server, url));
     }
     const { lost } = await holder.ask<{ lost: number }>({ op: 'lost' });
     await holder.ask({ op: 'close' });
@@ -213,6 +237,7 @@ function table(results: ScenarioResult[]): string {
     'p99 with',
     'RSS MB before → after close',
     'p99 with/without',
+    'GC ms/round without → with',
     'lost',
   ];
   const rows = results.map((r) => [
@@ -228,6 +253,7 @@ function table(results: ScenarioResult[]): string {
     r.with.p99,
     `${(r.before.rssKb / 1024).toFixed(0)} → ${(r.closed.rssKb / 1024).toFixed(0)}`,
     r.p99Ratio,
+    `${(r.without.gcMajorMs + r.without.gcOtherMs).toFixed(0)} → ${(r.with.gcMajorMs + r.with.gcOtherMs).toFixed(0)}`,
     r.lost,
   ]);
   return [head, head.map(() => '---'), ...rows].map((row) => `| ${row.join(' | ')} |`).join('\n');

@@ -5,6 +5,7 @@
 // loop gets a one-line JSON answer. Answers `measure` over IPC like the real server.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { writeHeapSnapshot } from 'node:v8';
+import { gcTotals } from './gc-totals.js';
 import type { ServerMeasure } from './server.js';
 
 const SSE_HEAD = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' };
@@ -51,6 +52,7 @@ export async function serveBare(
     close = () => app.close();
   }
   process.on('message', (ask: { id: number; op: string; file?: string }) => {
+    if (ask.op === 'gc') process.send!({ id: ask.id, gc: gcTotals() });
     if (ask.op === 'measure') void measure().then((m) => process.send!({ id: ask.id, measure: m }));
     if (ask.op === 'snapshot') process.send!({ id: ask.id, file: writeHeapSnapshot(ask.file) });
   });

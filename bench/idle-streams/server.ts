@@ -3,6 +3,7 @@
 // and its open file descriptors.
 import { readdirSync, readFileSync } from 'node:fs';
 import { writeHeapSnapshot } from 'node:v8';
+import { gcTotals, watchGc } from './gc-totals.js';
 
 export interface ServerMeasure {
   rssKb: number;
@@ -38,6 +39,7 @@ export async function measure(): Promise<ServerMeasure> {
 }
 
 export async function serve(adapter: string, sessions: number): Promise<void> {
+  watchGc();
   if (adapter === 'node' || adapter === 'fastify-bare') {
     const { serveBare } = await import('./bare-server.js');
     return serveBare(adapter, measure);
@@ -77,7 +79,8 @@ export async function serve(adapter: string, sessions: number): Promise<void> {
     { logger: ['error', 'warn'] },
   );
   await app.listen(0, '127.0.0.1');
-  process.on('message', (ask: { id: number; op: 'measure' | 'snapshot'; file?: string }) => {
+  process.on('message', (ask: { id: number; op: 'measure' | 'snapshot' | 'gc'; file?: string }) => {
+    if (ask.op === 'gc') process.send!({ id: ask.id, gc: gcTotals() });
     if (ask.op === 'measure') void measure().then((m) => process.send!({ id: ask.id, measure: m }));
     if (ask.op === 'snapshot') process.send!({ id: ask.id, file: writeHeapSnapshot(ask.file) });
   });
