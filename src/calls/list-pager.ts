@@ -74,8 +74,8 @@ export class ListPager {
     const cacheKey = `${view.name}|${visible?.key ?? '*'}|${typeof cursor === 'string' ? cursor : ''}`;
     let page = cache.pages.get(cacheKey);
     if (!page) {
+      // A cursor that is not a string is refused (by paginate, in build), so it never needs a key.
       page = this.build(key, visible?.entries ?? entries, view, cursor);
-      // A cursor that is not a string is refused by paginate above; it is never a key.
       cache.pages.set(cacheKey, page);
     }
     // A copy: the layers above may add to or rewrite the result's own fields.

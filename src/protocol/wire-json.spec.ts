@@ -19,7 +19,8 @@ describe('toWireJson', () => {
   it('keeps a string that only looks like a placeholder, and survives a stray JSON.stringify', () => {
     const part = new SerializedJson([1]);
     // Someone else serializing a message with a part leaves it recorded; the next message ignores that.
-    expect(typeof JSON.parse(JSON.stringify({ part }))['part']).toBe('string');
+    const stray = new SerializedJson([9]);
+    expect(typeof JSON.parse(JSON.stringify({ stray }))['stray']).toBe('string');
     const message = { text: '\u0000serialized-json:0000', part };
     expect(JSON.parse(toWireJson(message))).toEqual({ text: '\u0000serialized-json:0000', part: [1] });
   });

@@ -30,28 +30,33 @@ const QUOTED_PLACEHOLDER = JSON.stringify(PLACEHOLDER);
 /** The parts met by the serialization under way (JSON.stringify is synchronous: one at a time). */
 let spliced: SerializedJson[] | undefined;
 
-/**
- * The message's JSON in pieces: the text around each `SerializedJson`, and the part's bytes in
- * between; just the text when the message has no such part.
- */
-export function toWireChunks(message: unknown): string | Array<string | Buffer> {
+/** The message's text with each `SerializedJson` cut out of it, and those parts in order. */
+function split(message: unknown): { pieces: string[]; parts: SerializedJson[] } | string {
   spliced = undefined;
   const text = JSON.stringify(message);
   // Filled by the toJSON calls the line above made (TypeScript cannot see them).
   const parts = spliced as SerializedJson[] | undefined;
   spliced = undefined;
-  if (parts === undefined) return text;
-  const pieces = text.split(QUOTED_PLACEHOLDER);
-  const chunks: Array<string | Buffer> = [pieces[0]!];
-  for (let i = 1; i < pieces.length; i++) chunks.push(parts[i - 1]!.bytes, pieces[i]!);
+  return parts === undefined ? text : { pieces: text.split(QUOTED_PLACEHOLDER), parts };
+}
+
+/**
+ * The message's JSON in pieces: the text around each `SerializedJson`, and the part's bytes in
+ * between; just the text when the message has no such part.
+ */
+export function toWireChunks(message: unknown): string | Array<string | Buffer> {
+  const cut = split(message);
+  if (typeof cut === 'string') return cut;
+  const chunks: Array<string | Buffer> = [cut.pieces[0]!];
+  for (let i = 1; i < cut.pieces.length; i++) chunks.push(cut.parts[i - 1]!.bytes, cut.pieces[i]!);
   return chunks;
 }
 
 /** `JSON.stringify(message)`, with each `SerializedJson` in it written as its own JSON. */
 export function toWireJson(message: unknown): string {
-  const chunks = toWireChunks(message);
-  if (typeof chunks === 'string') return chunks;
-  let text = '';
-  for (const chunk of chunks) text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+  const cut = split(message);
+  if (typeof cut === 'string') return cut;
+  let text = cut.pieces[0]!;
+  for (let i = 1; i < cut.pieces.length; i++) text += cut.parts[i - 1]!.json + cut.pieces[i]!;
   return text;
 }

@@ -166,6 +166,8 @@ describe.each(ADAPTERS)('tools/list served from its page cache (%s)', (adapter) 
   });
 
   it('writes a cached page as the same JSON a fresh page would be, cache fields included', async () => {
+    // A change drops the cached pages: the first listing after it builds them, the second is served from them.
+    registrar.addTool(extra, 'run', { name: 'gamma', description: 'Added at runtime' });
     const first = await listAll(server.url);
     const second = await listAll(server.url);
     expect(second.pages.map((page) => page.json.result)).toEqual(first.pages.map((page) => page.json.result));
