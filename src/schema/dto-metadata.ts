@@ -35,6 +35,12 @@ export interface DtoPropertyModel {
 /** @internal */
 export interface DtoModel {
   readonly dto: Function;
+  /**
+   * Every class-validator rule of the class, inherited ones included, in class-validator's order:
+   * exactly what `validateSync()` applies without groups. Read once per class, since each read
+   * walks every validated class of the process.
+   */
+  readonly rules: readonly ValidationRule[];
   readonly properties: readonly DtoPropertyModel[];
   /** A property of this class (not of nested ones) with an asynchronous validator, if any. */
   readonly asyncProperty: string | undefined;
@@ -94,7 +100,7 @@ function buildModel(dto: Function): DtoModel {
       initialValue: jsonOrUndefined(initial.get(name)),
     });
   }
-  return Object.freeze({ dto, properties: Object.freeze(properties), asyncProperty });
+  return Object.freeze({ dto, rules: Object.freeze(rules), properties: Object.freeze(properties), asyncProperty });
 }
 
 /** Base-class properties first, then each subclass's, each in declaration order. */

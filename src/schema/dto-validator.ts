@@ -1,5 +1,5 @@
 import { plainToInstance, type ClassTransformOptions } from 'class-transformer';
-import { getMetadataStorage, validateSync, type ValidationError, type ValidatorOptions } from 'class-validator';
+import { validateSync, type ValidationError, type ValidatorOptions } from 'class-validator';
 import { DtoDefinitionError } from './dto-definition.error.js';
 import { dtoModel } from './dto-metadata.js';
 import { compileFlatDtoCheck } from './flat-dto.check.js';
@@ -76,12 +76,11 @@ function buildValidator(dto: Function): DtoValidatorFn {
   const cls = dto as new () => object;
   // class-validator reports an "unknown value" for a class without rules; a DTO with nothing to
   // validate simply accepts (and, like whitelist would, drops) whatever was sent.
-  if (dtoModel(dto).properties.length === 0) {
+  const model = dtoModel(dto);
+  if (model.properties.length === 0) {
     return (raw) => checkShape(raw) ?? { ok: true, value: new cls() };
   }
-  // Exactly the rules validateSync() applies without groups (see dtoModel).
-  const rules = getMetadataStorage().getTargetValidationMetadatas(dto, undefined as unknown as string, false, false);
-  const flat = compileFlatDtoCheck(dto, rules);
+  const flat = compileFlatDtoCheck(dto, model.rules);
   if (flat) {
     return (raw) => {
       const notAnObject = checkShape(raw);

@@ -7,8 +7,11 @@ import {
   IsNumber,
   IsOptional,
   IsString,
+  Validate,
   ValidateBy,
   ValidateIf,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
   validateSync,
 } from 'class-validator';
 import { validateDto } from './dto-validator.js';
@@ -71,6 +74,23 @@ describe('compileFlatDtoCheck', () => {
       @IsOptional() value?: unknown;
     }
     decorator(Dto.prototype, 'value');
+    expect(compileFlatDtoCheck(Dto, rulesOf(Dto))).toBeUndefined();
+  });
+
+  it('falls back for a constraint class named like a built-in that cannot be made without arguments', () => {
+    // What a custom constraint with injected dependencies looks like to class-validator.
+    @ValidatorConstraint({ name: 'isString' })
+    class NeedsService implements ValidatorConstraintInterface {
+      constructor(private readonly service: { accepts(value: unknown): boolean }) {
+        if (!service) throw new Error('NeedsService is made by a DI container');
+      }
+      validate(value: unknown): boolean {
+        return this.service.accepts(value);
+      }
+    }
+    class Dto {
+      @Validate(NeedsService) value!: unknown;
+    }
     expect(compileFlatDtoCheck(Dto, rulesOf(Dto))).toBeUndefined();
   });
 

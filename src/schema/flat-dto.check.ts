@@ -129,10 +129,8 @@ function compileProperty(dto: Function, name: string, rules: readonly Validation
     // Two failures of one constraint name share one entry in class-validator's report.
     if (!test || seen.has(constraint.name) || !defaultOptions(constraint.name, rule)) return undefined;
     seen.add(constraint.name);
-    const validator = constraint.instance as {
-      validate(value: unknown, args: object): unknown;
-      defaultMessage?(args: object): string;
-    };
+    const validator = constraintInstance(constraint.target);
+    if (!validator) return undefined;
     const args = { targetName: dto.name, property: name, object: {}, value: undefined, constraints: rule.constraints };
     if (PROBES.some((probe) => validator.validate(probe, { ...args, value: probe }) !== test(probe))) return undefined;
     const template = typeof validator.defaultMessage === 'function' ? validator.defaultMessage(args) : '';
@@ -141,6 +139,31 @@ function compileProperty(dto: Function, name: string, rules: readonly Validation
     checks.push({ test, message });
   }
   return checks.length > 0 ? { name, conditions, checks } : undefined;
+}
+
+/** What the probes and the message need of a constraint class's instance. */
+interface ConstraintInstance {
+  validate(value: unknown, args: object): unknown;
+  defaultMessage?(args: object): string;
+}
+
+/**
+ * An instance of a built-in constraint class, made here rather than read from class-validator's
+ * container (`ConstraintMetadata.instance`): its default container finds an instance by a linear
+ * search over every constraint class made so far, and each decorator use makes one, so reading it
+ * for every property of every DTO made startup quadratic in the number of decorated properties
+ * (bench/STARTUP.md). The built-ins' classes hold no state and take no arguments; a class that
+ * cannot be made so is not one the flat check reproduces.
+ */
+function constraintInstance(target: Function): ConstraintInstance | undefined {
+  try {
+    const instance: unknown = new (target as new () => unknown)();
+    return typeof (instance as Partial<ConstraintInstance> | null)?.validate === 'function'
+      ? (instance as ConstraintInstance)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function plainRule(rule: ValidationRule): boolean {
