@@ -86,4 +86,14 @@ describe('resolveMcpOptions: tasks', () => {
       /`mrtr.maxTokenChars` must be a positive integer/,
     );
   });
+
+  it('sends SSE keep-alive comments every 25 s unless told otherwise, and refuses a bad interval', () => {
+    expect(resolveMcpOptions(BASE).sseKeepAliveMs).toBe(25_000);
+    expect(resolveMcpOptions({ ...BASE, sseKeepAliveMs: 0 }).sseKeepAliveMs).toBe(0);
+    for (const bad of [-1, 2.5, Number.NaN, '1000']) {
+      expect(() => resolveMcpOptions({ ...BASE, sseKeepAliveMs: bad as never })).toThrow(
+        /`sseKeepAliveMs` must be a whole number of milliseconds, 0 or more/,
+      );
+    }
+  });
 });

@@ -4,6 +4,8 @@ import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 export interface SseStream {
   readonly response: IncomingMessage;
   readonly messages: any[];
+  /** The comment lines received (`: keep-alive` arrives as 'keep-alive'). */
+  readonly comments: string[];
   /** Resolves with the first message (already received or future) that matches. */
   waitFor(predicate: (message: any) => boolean, timeoutMs?: number): Promise<any>;
   /** Resolves when the server ends the response. */
@@ -11,11 +13,14 @@ export interface SseStream {
   close(): void;
 }
 
+/** POSTs `body` (or, when `body` is undefined, sends a GET) and reads the answer as SSE. */
 export function openSse(url: string, body: unknown, headers: Record<string, string>): Promise<SseStream> {
   return new Promise((resolve, reject) => {
     const messages: any[] = [];
+    const comments: string[] = [];
     const waiters: Array<{ predicate: (m: any) => boolean; resolve: (m: any) => void }> = [];
-    const req: ClientRequest = request(url, { method: 'POST', headers }, (response) => {
+    const method = body === undefined ? 'GET' : 'POST';
+    const req: ClientRequest = request(url, { method, headers }, (response) => {
       let buffer = '';
       let endResolve!: () => void;
       const ended = new Promise<void>((r) => (endResolve = r));
@@ -26,6 +31,7 @@ export function openSse(url: string, body: unknown, headers: Record<string, stri
         while ((boundary = buffer.indexOf('\n\n')) !== -1) {
           const event = buffer.slice(0, boundary);
           buffer = buffer.slice(boundary + 2);
+          for (const line of event.split('\n')) if (line.startsWith(':')) comments.push(line.slice(1).trimStart());
           const data = event
             .split('\n')
             .filter((line) => line.startsWith('data:'))
@@ -47,6 +53,7 @@ export function openSse(url: string, body: unknown, headers: Record<string, stri
       resolve({
         response,
         messages,
+        comments,
         ended,
         waitFor: (predicate, timeoutMs = 5000) => {
           const found = messages.find(predicate);
@@ -65,6 +72,6 @@ export function openSse(url: string, body: unknown, headers: Record<string, stri
     req.on('error', (error) => {
       if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') reject(error);
     });
-    req.end(JSON.stringify(body));
+    req.end(body === undefined ? undefined : JSON.stringify(body));
   });
 }

@@ -14,6 +14,7 @@ import { McpEraRouter } from '../../dispatch/mcp-era.router.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
 import { type JsonRpcId, requestIdOf } from '../../protocol/json-rpc.js';
 import { type RefusalListener, ResponseWriter } from './response-writer.js';
+import { SseKeepAlive } from './sse-keep-alive.js';
 import { McpTelemetry } from '../../telemetry/mcp-telemetry.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../../core/mcp-server.options.js';
 import { MCP_HTTP_OPTIONS, type ResolvedMcpHttpOptions } from './mcp-http.options.js';
@@ -32,6 +33,7 @@ const ALLOW_ALL = { allow: 'GET, POST, DELETE' } as const;
 export class McpHttpHandler {
   private readonly logger = new Logger('McpHttp');
   private readonly originPolicy: OriginPolicy;
+  private readonly keepAlive: SseKeepAlive;
 
   constructor(
     @Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions,
@@ -43,6 +45,7 @@ export class McpHttpHandler {
     @Inject(MCP_HTTP_AUTHENTICATOR) private readonly authenticator: McpHttpAuthenticator | null,
   ) {
     this.originPolicy = new OriginPolicy(http.allowedHosts, http.allowedOrigins);
+    this.keepAlive = new SseKeepAlive(http.sseKeepAliveMs);
   }
 
   get maxBodyBytes(): number {
@@ -239,7 +242,7 @@ export class McpHttpHandler {
 
   /** A writer that reports its refusals (one audit event and span each). */
   private writerFor(res: ServerResponse): ResponseWriter {
-    return new ResponseWriter(res, this.onRefused, this.limits.maxStreamBacklogBytes);
+    return new ResponseWriter(res, this.onRefused, this.limits.maxStreamBacklogBytes, this.keepAlive);
   }
 
   /** One listener for every writer: nothing is allocated per request for refusals that never come. */

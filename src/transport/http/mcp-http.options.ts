@@ -14,6 +14,13 @@ export interface McpHttpOptions {
    * 'mcp.example.com:8443'. Loopback hosts are always allowed. Use '*' to allow every host.
    */
   allowedHosts?: string[];
+  /**
+   * How often, in milliseconds, each open SSE stream of the endpoint (a `subscriptions/listen`
+   * stream, a call answered as a stream, a 2025-era session's GET) gets a `: keep-alive` comment,
+   * so that proxies and load balancers do not close it as idle. Clients ignore comments. Default
+   * 25000, under the 60 s idle timeout of nginx and of most load balancers; 0 sends none.
+   */
+  sseKeepAliveMs?: number;
 }
 
 /** {@link McpHttpOptions} after defaults were applied. */
@@ -22,6 +29,7 @@ export interface ResolvedMcpHttpOptions {
   readonly http: boolean;
   readonly allowedOrigins: readonly string[];
   readonly allowedHosts: readonly string[];
+  readonly sseKeepAliveMs: number;
 }
 
 /** Injection token of the {@link ResolvedMcpHttpOptions}. */
@@ -39,10 +47,15 @@ export function resolveHttpOptions(o: McpHttpOptions, problems: string[]): Resol
       problems.push(`\`${key}\` must be an array of non-empty strings`);
     }
   }
+  const sseKeepAliveMs = o.sseKeepAliveMs ?? 25_000;
+  if (!Number.isSafeInteger(sseKeepAliveMs) || sseKeepAliveMs < 0) {
+    problems.push('`sseKeepAliveMs` must be a whole number of milliseconds, 0 or more');
+  }
   return {
     path: typeof path === 'string' && path.length > 1 ? path.replace(/\/+$/, '') : path,
     http: o.http ?? true,
     allowedOrigins: o.allowedOrigins ?? [],
     allowedHosts: o.allowedHosts ?? [],
+    sseKeepAliveMs,
   };
 }

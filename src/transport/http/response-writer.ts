@@ -6,6 +6,7 @@ import { McpError } from '../../protocol/mcp.error.js';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/json-rpc.js';
 import { abortResponse } from './disconnect-signal.js';
 import { SseStream } from './sse-stream.js';
+import type { SseKeepAlive } from './sse-keep-alive.js';
 import { toWireChunks, toWireJson } from '../../protocol/wire-json.js';
 
 export { SSE_HEADERS } from './sse-stream.js';
@@ -18,7 +19,8 @@ export type RefusalListener = (status: number, response: JsonRpcResponse, writer
  * first — an SSE stream scoped to this request that ends with the response. The stream honours
  * backpressure: while its client is behind, progress is dropped and other messages hand back a
  * promise that settles once the client caught up; a client more than `maxStreamBacklogBytes`
- * behind gets its call aborted (`client-behind`) and its connection dropped.
+ * behind gets its call aborted (`client-behind`) and its connection dropped. An open stream gets
+ * keep-alive comments from `keepAlive`, when given.
  */
 export class ResponseWriter {
   private sse: SseStream | undefined;
@@ -30,6 +32,7 @@ export class ResponseWriter {
     readonly res: ServerResponse,
     private readonly onRefused?: RefusalListener,
     private readonly maxBacklogBytes: number = LIMIT_DEFAULTS.maxStreamBacklogBytes,
+    private readonly keepAlive?: SseKeepAlive,
   ) {}
 
   private get streaming(): boolean {
@@ -120,6 +123,7 @@ export class ResponseWriter {
     if (!this.sse) {
       this.sse = new SseStream(this.res, this.maxBacklogBytes);
       this.sse.open();
+      this.keepAlive?.keep(this.sse);
     }
     return this.sse;
   }

@@ -1,0 +1,39 @@
+import type { SseStream } from './sse-stream.js';
+
+/**
+ * Keeps a server's open SSE streams from being closed as idle by proxies and load balancers: one
+ * timer for all of them writes a `: keep-alive` comment on each stream every `intervalMs` (none on
+ * a stream whose client is behind, see {@link SseStream.comment}). A stream is kept from its head
+ * until its response closes; with no stream open, no timer runs.
+ */
+export class SseKeepAlive {
+  private readonly streams = new Set<SseStream>();
+  private timer: NodeJS.Timeout | undefined;
+
+  /** `intervalMs` is `sseKeepAliveMs`; 0 keeps nothing. */
+  constructor(private readonly intervalMs: number) {}
+
+  /** How many streams are kept now. */
+  get size(): number {
+    return this.streams.size;
+  }
+
+  keep(stream: SseStream): void {
+    if (this.intervalMs === 0 || stream.closed || this.streams.has(stream)) return;
+    this.streams.add(stream);
+    stream.res.once('close', () => this.release(stream));
+    this.timer ??= setInterval(() => this.beat(), this.intervalMs).unref();
+  }
+
+  private release(stream: SseStream): void {
+    this.streams.delete(stream);
+    if (this.streams.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  private beat(): void {
+    for (const stream of this.streams) stream.comment('keep-alive');
+  }
+}
