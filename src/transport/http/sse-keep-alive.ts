@@ -21,7 +21,8 @@ export class SseKeepAlive {
   keep(stream: SseStream): void {
     if (this.intervalMs === 0 || stream.closed || this.streams.has(stream)) return;
     this.streams.add(stream);
-    stream.res.once('close', () => this.release(stream));
+    // 'close' comes once; `on` spares the wrapper `once` would add to every stream.
+    stream.res.on('close', () => this.release(stream));
     this.timer ??= setInterval(() => this.beat(), this.intervalMs).unref();
   }
 
