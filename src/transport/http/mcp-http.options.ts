@@ -15,10 +15,11 @@ export interface McpHttpOptions {
    */
   allowedHosts?: string[];
   /**
-   * How often, in milliseconds, each open SSE stream of the endpoint (a `subscriptions/listen`
-   * stream, a call answered as a stream, a 2025-era session's GET) gets a `: keep-alive` comment,
-   * so that proxies and load balancers do not close it as idle. Clients ignore comments. Default
-   * 25000, under the 60 s idle timeout of nginx and of most load balancers; 0 sends none.
+   * The longest, in milliseconds, an open SSE stream of the endpoint (a `subscriptions/listen`
+   * stream, a call answered as a stream, a 2025-era session's GET) stays silent: one that sent
+   * nothing for that long gets a `: keep-alive` comment, so that proxies and load balancers do not
+   * close it as idle. Clients ignore comments. Default 25000, under the 60 s idle timeout of nginx
+   * and of most load balancers; 0 sends none.
    */
   sseKeepAliveMs?: number;
 }

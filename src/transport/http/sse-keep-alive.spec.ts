@@ -9,6 +9,7 @@ describe('SseKeepAlive', () => {
   let url: string;
   let keepAlive: SseKeepAlive;
   const responses: ServerResponse[] = [];
+  const streams: SseStream[] = [];
 
   beforeEach(async () => {
     keepAlive = new SseKeepAlive(40);
@@ -17,6 +18,7 @@ describe('SseKeepAlive', () => {
       const sse = new SseStream(res, 1 << 20);
       sse.open();
       sse.comment('open'); // sends the head
+      streams.push(sse);
       keepAlive.keep(sse);
       keepAlive.keep(sse); // kept once, however often it is asked
     });
@@ -25,6 +27,7 @@ describe('SseKeepAlive', () => {
   });
   afterEach(async () => {
     for (const res of responses.splice(0)) res.destroy();
+    streams.splice(0);
     await new Promise((resolve) => server.close(resolve));
   });
 
@@ -53,6 +56,17 @@ describe('SseKeepAlive', () => {
     b.close();
     await delay(100);
     expect(keepAlive.size).toBe(0);
+  });
+
+  it('leaves a stream that keeps talking alone, and comments once it falls silent', async () => {
+    const stream = await open();
+    const talking = setInterval(() => streams[0]!.send({ jsonrpc: '2.0', method: 'tick' }), 10);
+    await delay(200);
+    clearInterval(talking);
+    expect(stream.text()).not.toContain('keep-alive');
+    await delay(150);
+    expect(stream.text()).toContain(': keep-alive\n\n');
+    stream.close();
   });
 
   it('keeps nothing with an interval of 0', async () => {

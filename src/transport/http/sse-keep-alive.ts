@@ -2,9 +2,11 @@ import type { SseStream } from './sse-stream.js';
 
 /**
  * Keeps a server's open SSE streams from being closed as idle by proxies and load balancers: one
- * timer for all of them writes a `: keep-alive` comment on each stream every `intervalMs` (none on
- * a stream whose client is behind, see {@link SseStream.comment}). A stream is kept from its head
- * until its response closes; with no stream open, no timer runs.
+ * timer for all of them beats every half `intervalMs`, and a stream that wrote nothing since the
+ * beat before gets a `: keep-alive` comment (see {@link SseStream.keepAlive}; none while its client
+ * is behind). So no stream stays silent longer than `intervalMs`, and a stream that keeps talking,
+ * or ends sooner, gets none. A stream is kept from its head until its response closes; with no
+ * stream open, no timer runs.
  */
 export class SseKeepAlive {
   private readonly streams = new Set<SseStream>();
@@ -23,7 +25,7 @@ export class SseKeepAlive {
     this.streams.add(stream);
     // 'close' comes once; `on` spares the wrapper `once` would add to every stream.
     stream.res.on('close', () => this.release(stream));
-    this.timer ??= setInterval(() => this.beat(), this.intervalMs).unref();
+    this.timer ??= setInterval(() => this.beat(), Math.max(1, Math.floor(this.intervalMs / 2))).unref();
   }
 
   private release(stream: SseStream): void {
@@ -35,6 +37,6 @@ export class SseKeepAlive {
   }
 
   private beat(): void {
-    for (const stream of this.streams) stream.comment('keep-alive');
+    for (const stream of this.streams) stream.keepAlive();
   }
 }

@@ -16,6 +16,8 @@ export const SSE_HEADERS = {
  */
 export class SseStream {
   private opened = false;
+  /** Something was written since the last {@link keepAlive} call. */
+  private wrote = false;
   private drain: Promise<void> | undefined;
 
   constructor(
@@ -51,6 +53,7 @@ export class SseStream {
   open(): void {
     if (this.opened) return;
     this.opened = true;
+    this.wrote = true;
     this.res.writeHead(200, SSE_HEADERS);
   }
 
@@ -63,13 +66,25 @@ export class SseStream {
   send(message: unknown): boolean {
     if (this.closed || this.overBound) return false;
     this.open();
+    this.wrote = true;
     this.res.write(`event: message\ndata: ${toWireJson(message)}\n\n`);
     return true;
   }
 
   /** A comment line (keep-alive), only on an open stream whose client keeps up. */
   comment(text: string): void {
-    if (this.opened && !this.closed && !this.behind) this.res.write(`: ${text}\n\n`);
+    if (!this.opened || this.closed || this.behind) return;
+    this.wrote = true;
+    this.res.write(`: ${text}\n\n`);
+  }
+
+  /**
+   * Called at a regular beat: a `keep-alive` comment when nothing was written since the last
+   * beat, so that a stream that keeps talking never gets one.
+   */
+  keepAlive(): void {
+    if (this.wrote) this.wrote = false;
+    else this.comment('keep-alive');
   }
 
   /**
