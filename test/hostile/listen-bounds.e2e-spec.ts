@@ -105,9 +105,12 @@ describe.each(ADAPTERS)('Bounded listen filters and one GET stream per session (
     await first.ended;
 
     const registrar = server.app.get(McpRegistrar);
-    registrar.addTool({ extra: () => 'x' }, 'extra', { name: 'bounds_extra', description: 'added' });
-    registrar.removeTool('bounds_extra');
+    // Two changes in two turns: changes within one turn are announced once.
     const deadline = Date.now() + 3000;
+    registrar.addTool({ extra: () => 'x' }, 'extra', { name: 'bounds_extra', description: 'added' });
+    while (second.text().split('list_changed').length < 2 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    registrar.removeTool('bounds_extra');
     while (second.text().split('list_changed').length < 3 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 20));
     expect(second.text().split('notifications/tools/list_changed').length - 1).toBe(2);

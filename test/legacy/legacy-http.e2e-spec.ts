@@ -330,9 +330,12 @@ describe.each(ADAPTERS)('the 2025-era leg over Streamable HTTP, on %s', (adapter
       const registrar = server.app.get(McpRegistrar);
       registrar.notifyResourceUpdated('legacy://note');
       registrar.notifyResourceUpdated('legacy://other');
-      registrar.addTool({ extra: () => 'x' }, 'extra', { name: 'extra_tool', description: 'added' });
-      registrar.removeTool('extra_tool');
+      // Two changes in two turns: changes within one turn are announced once.
       const deadline = Date.now() + 3000;
+      registrar.addTool({ extra: () => 'x' }, 'extra', { name: 'extra_tool', description: 'added' });
+      while (events.join('').split('list_changed').length < 2 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      registrar.removeTool('extra_tool');
       while (events.join('').split('list_changed').length < 3 && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 20));
       req.destroy();
