@@ -1,6 +1,6 @@
 import { Injectable, Module } from '@nestjs/common';
 import { setTimeout as delay } from 'node:timers/promises';
-import { McpModule, McpRegistrar, McpTool } from '../src/index.js';
+import { ElicitationContext, McpModule, McpRegistrar, McpTool } from '../src/index.js';
 import { type Balancer, startNginx } from './multi-node/nginx-balancer.js';
 import { LegacyWire } from './legacy/legacy-wire.js';
 import { envelope, mcpHeaders, rpc } from './support/raw-mcp.js';
@@ -16,7 +16,16 @@ const QUIET_MS = 2 * PROXY_READ_TIMEOUT_MS + 500;
 
 @Injectable()
 class CatalogTools {
-  constructor(private readonly registrar: McpRegistrar) {}
+  constructor(
+    private readonly registrar: McpRegistrar,
+    private readonly elicitation: ElicitationContext,
+  ) {}
+
+  @McpTool({ name: 'ask_name', description: 'Asks for a name' })
+  async askName(): Promise<string> {
+    const answer = await this.elicitation.elicit('Your name?', (s) => s.string('name'));
+    return answer.action === 'accept' ? `Hello, ${answer.content.name}!` : 'No name';
+  }
 
   @McpTool({ name: 'add_tool', description: 'Registers another tool at runtime' })
   addTool(): string {
@@ -99,6 +108,19 @@ describe.each(ADAPTERS)('SSE keep-alive comments through nginx on %s', (adapter)
 
     expect(await stillOpenAfter(stream, QUIET_MS)).toBe(false);
     expect(stream.comments).toEqual([]);
+  });
+
+  it('a 2025-era call waiting for the answer to its pushed question keeps its stream, then completes', async () => {
+    const wire = await LegacyWire.open(keptProxy.url);
+    const stream = await wire.stream('tools/call', { name: 'ask_name', arguments: {} }, 'call-1');
+    streams.push(stream);
+    const pushed = await stream.waitFor((m) => m.method === 'elicitation/create');
+
+    expect(await stillOpenAfter(stream, QUIET_MS)).toBe(true);
+    expect(stream.comments.filter((c) => c === 'keep-alive').length).toBeGreaterThanOrEqual(4);
+    expect((await wire.answer(pushed.id, { action: 'accept', content: { name: 'Ada' } })).status).toBe(202);
+    const done = await stream.waitFor((m) => m.id === 'call-1');
+    expect(done.result).toEqual({ content: [{ type: 'text', text: 'Hello, Ada!' }] });
   });
 
   it("a 2025-era session's GET stream gets the same comments", async () => {
