@@ -1,4 +1,4 @@
-import type { JsonRpcNotification } from '../protocol/json-rpc.js';
+import type { JsonRpcId, JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { LoggingLevel } from '../protocol/wire-types.js';
 import type { CallCancellation } from './call-cancellation.js';
 import { McpCallAbortedError, type McpCallAbortReason } from '../protocol/mcp-call-aborted.error.js';
@@ -37,8 +37,8 @@ export class LegacySessionState {
   private current: LegacyStream | undefined;
   /** By the id of the server-to-client request. */
   readonly pending = new Map<string, PendingPush>();
-  /** By the JSON of the client's request id, for `notifications/cancelled`. */
-  readonly calls = new Map<string, CallCancellation>();
+  /** By the client's request id, for `notifications/cancelled` (the string "1" and the number 1 are two ids). */
+  readonly calls = new Map<JsonRpcId, CallCancellation>();
   /** What the session-duration metric needs of the session, once this node served it. */
   opened?: LegacySessionOpening;
 

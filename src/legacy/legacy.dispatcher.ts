@@ -112,21 +112,17 @@ export class LegacyDispatcher {
     session: LegacySession,
     channel: LegacyChannel,
   ): Promise<JsonRpcResponse | undefined> {
-    const { claims } = session;
+    const cancel = new CallCancellation();
     const inbound = new McpInbound({
       transport: channel.transport,
-      signal: () => channel.signal,
+      signal: () => cancel.signal(() => channel.signal),
       notify: (notification) => channel.notify(notification),
     });
+    const { id, method, params } = request;
     const outcome = await this.pipeline.run(
-      {
-        era: 'legacy',
-        ...request,
-        params: request.params as Record<string, unknown>,
-        inbound,
-        session: { protocolVersion: claims.protocolVersion, id: claims.id, principal: claims.principal },
-      },
-      (traced) => this.cancellable(request, session, channel, traced),
+      // The claims carry the session's negotiated version, id and principal.
+      { era: 'legacy', id, method, params: params as Record<string, unknown>, inbound, session: session.claims },
+      (traced) => this.cancellable(request, session, channel, cancel, traced),
     );
     return outcome?.response;
   }
@@ -136,24 +132,19 @@ export class LegacyDispatcher {
     request: LegacyRequest,
     session: LegacySession,
     channel: LegacyChannel,
+    cancel: CallCancellation,
     inbound: McpInbound,
   ): Promise<Record<string, unknown> | undefined> {
-    const key = JSON.stringify(request.id);
-    const cancel = new CallCancellation();
-    session.state.calls.set(key, cancel);
+    const { calls } = session.state;
+    calls.set(request.id, cancel);
     try {
-      const result = await this.answer(
-        request,
-        session,
-        channel,
-        inbound.with({ signal: () => cancel.signal(() => channel.signal) }),
-      );
+      const result = await this.answer(request, session, channel, inbound);
       return cancel.cancelled ? undefined : result;
     } catch (error) {
       if (cancel.cancelled) return undefined;
       return toolErrorFor(request, error);
     } finally {
-      if (session.state.calls.get(key) === cancel) session.state.calls.delete(key);
+      if (calls.get(request.id) === cancel) calls.delete(request.id);
     }
   }
 
@@ -161,7 +152,7 @@ export class LegacyDispatcher {
   notification(method: string, params: unknown, session: LegacySession): void {
     if (method !== 'notifications/cancelled' || !isJsonObject(params) || !isJsonRpcId(params['requestId'])) return;
     session.state.calls
-      .get(JSON.stringify(params['requestId']))
+      .get(params['requestId'])
       ?.cancel(new McpCallAbortedError('Cancelled by the client', 'cancelled'));
   }
 

@@ -12,6 +12,15 @@ import { McpStdioTransport } from './mcp-stdio.transport.js';
 
 beforeEach(() => Logger.overrideLogger(false));
 
+/** The signal of the last `hold` call, to see whether a cancellation reached it. */
+let held: AbortSignal | undefined;
+
+/** The signal of the `hold` call under way, once its handler runs. */
+async function heldSignal(): Promise<AbortSignal> {
+  while (held === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+  return held;
+}
+
 @Injectable()
 class AskingTools {
   constructor(
@@ -28,6 +37,7 @@ class AskingTools {
   @McpTool({ name: 'hold', description: 'Runs until cancelled' })
   async hold(): Promise<string> {
     const signal = this.progress.signal!;
+    held = signal;
     await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
     return 'stopped';
   }
@@ -125,6 +135,25 @@ describe('a stdio connection whose first message is 2025-era', () => {
     expect((await pipes.waitFor((m) => m.id === 'p')).result).toEqual({});
     await pipes.end();
     expect(pipes.lines().some((m) => m.id === 'h')).toBe(false);
+  });
+
+  it('cancels the call its request id names, as sent: the string "7" is not the call 7', async () => {
+    const pipes = new Pipes(transport);
+    pipes.send({ id: 'i', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
+    await pipes.waitFor((m) => m.id === 'i');
+    held = undefined;
+    pipes.send({ id: 7, method: 'tools/call', params: { name: 'hold' } });
+    const signal = await heldSignal();
+    pipes.send({ method: 'notifications/cancelled', params: { requestId: '7' } });
+    pipes.send({ id: 'p1', method: 'ping' });
+    await pipes.waitFor((m) => m.id === 'p1');
+    expect(signal.aborted).toBe(false);
+    pipes.send({ method: 'notifications/cancelled', params: { requestId: 7 } });
+    pipes.send({ id: 'p2', method: 'ping' });
+    await pipes.waitFor((m) => m.id === 'p2');
+    expect(signal.aborted).toBe(true);
+    await pipes.end();
+    expect(pipes.lines().some((m) => m.id === 7)).toBe(false);
   });
 
   it('keeps a connection that opened with 2026-07-28 on that era', async () => {
