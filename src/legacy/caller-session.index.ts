@@ -6,6 +6,8 @@
  */
 export class CallerSessionIndex {
   private readonly byCaller = new Map<string, Set<string>>();
+  /** Each caller's most recently used state: used again, it changes no order. */
+  private readonly newest = new Map<string, string>();
 
   /** How many states `caller` holds here. */
   count(caller: string): number {
@@ -14,20 +16,24 @@ export class CallerSessionIndex {
 
   /** Records `id` as `caller`'s most recently used state. */
   touch(caller: string, id: string): void {
+    if (this.newest.get(caller) === id) return;
     let ids = this.byCaller.get(caller);
     if (!ids) this.byCaller.set(caller, (ids = new Set()));
     ids.delete(id);
     ids.add(id);
+    this.newest.set(caller, id);
   }
 
   remove(caller: string, id: string): void {
     const ids = this.byCaller.get(caller);
     ids?.delete(id);
     if (ids?.size === 0) this.byCaller.delete(caller);
+    if (this.newest.get(caller) === id) this.newest.delete(caller);
   }
 
   clear(): void {
     this.byCaller.clear();
+    this.newest.clear();
   }
 
   /** `caller`'s least recently used state that may go, if any. */
