@@ -3,8 +3,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ElicitationContext, McpModule, McpRegistrar, McpTool } from '../src/index.js';
 import { type Balancer, startNginx } from './multi-node/nginx-balancer.js';
 import { LegacyWire } from './legacy/legacy-wire.js';
-import { envelope, mcpHeaders, rpc } from './support/raw-mcp.js';
-import { openSse, type SseStream } from './support/sse-stream.js';
+import { rpc } from './support/raw-mcp.js';
+import { openListen, openSse, type SseStream } from './support/sse-stream.js';
 import { ADAPTERS, type RunningApp, startApp } from './support/start-app.js';
 
 /** nginx closes a response that stays silent this long (its `proxy_read_timeout`). */
@@ -47,19 +47,6 @@ function appWith(sseKeepAliveMs: number): unknown {
   return KeepAliveModule;
 }
 
-function listen(url: string): Promise<SseStream> {
-  return openSse(
-    url,
-    {
-      jsonrpc: '2.0',
-      id: 'sub-1',
-      method: 'subscriptions/listen',
-      params: { notifications: { toolsListChanged: true }, _meta: envelope() },
-    },
-    mcpHeaders('subscriptions/listen'),
-  );
-}
-
 /** Whether the stream is still open after `ms` (false once the proxy or the server ended it). */
 async function stillOpenAfter(stream: SseStream, ms: number): Promise<boolean> {
   const ended = stream.ended.then(() => 'ended' as const);
@@ -89,7 +76,7 @@ describe.each(ADAPTERS)('SSE keep-alive comments through nginx on %s', (adapter)
   });
 
   it('an idle subscriptions/listen stream outlives the proxy read timeout and still delivers', async () => {
-    const stream = await listen(keptProxy.url);
+    const stream = await openListen(keptProxy.url, 'sub-1', { toolsListChanged: true });
     streams.push(stream);
     await stream.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged');
 
@@ -102,7 +89,7 @@ describe.each(ADAPTERS)('SSE keep-alive comments through nginx on %s', (adapter)
   });
 
   it('without keep-alives (sseKeepAliveMs: 0) the proxy closes the same stream', async () => {
-    const stream = await listen(silentProxy.url);
+    const stream = await openListen(silentProxy.url, 'sub-1', { toolsListChanged: true });
     streams.push(stream);
     await stream.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged');
 

@@ -2,8 +2,8 @@ import { Injectable, Module } from '@nestjs/common';
 import { setTimeout as delay } from 'node:timers/promises';
 import { McpModule, McpRegistrar, McpTool } from '../../src/index.js';
 import { LegacyWire } from '../legacy/legacy-wire.js';
-import { envelope, mcpHeaders, rpc } from '../support/raw-mcp.js';
-import { openSse, type SseStream } from '../support/sse-stream.js';
+import { rpc } from '../support/raw-mcp.js';
+import { openListen, openSse, type SseStream } from '../support/sse-stream.js';
 import { ADAPTERS, type RunningApp, startApp } from '../support/start-app.js';
 
 const BURST = 200;
@@ -50,16 +50,7 @@ describe.each(ADAPTERS)('a burst of registrations on %s', (adapter) => {
   });
 
   it('is announced once per stream, in both eras, and the list then holds all of it', async () => {
-    const listen = await openSse(
-      server.url,
-      {
-        jsonrpc: '2.0',
-        id: 'sub-1',
-        method: 'subscriptions/listen',
-        params: { notifications: { toolsListChanged: true }, _meta: envelope() },
-      },
-      mcpHeaders('subscriptions/listen'),
-    );
+    const listen = await openListen(server.url, 'sub-1', { toolsListChanged: true });
     streams.push(listen);
     await listen.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged');
     const wire = await LegacyWire.open(server.url);
@@ -76,6 +67,9 @@ describe.each(ADAPTERS)('a burst of registrations on %s', (adapter) => {
 
     // A later change is a change of its own.
     await rpc(server.url, 'tools/call', { name: 'load_plugin' });
+    const second = (stream: SseStream) =>
+      stream.waitFor((m) => m.method === 'notifications/tools/list_changed' && m !== changes(stream)[0]);
+    await Promise.all([second(listen), second(session)]);
     await delay(300);
     expect([changes(listen).length, changes(session).length]).toEqual([2, 2]);
   });

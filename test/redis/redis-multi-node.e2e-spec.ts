@@ -9,7 +9,7 @@ import { callTool } from '../mrtr/mrtr-wire.js';
 import { type Balancer, startNginx } from '../multi-node/nginx-balancer.js';
 import { envelope, mcpHeaders, post, type RawResponse } from '../support/raw-mcp.js';
 import { type RedisServer, startRedis } from '../support/redis-server.js';
-import { openSse, type SseStream } from '../support/sse-stream.js';
+import { openListen, openSse } from '../support/sse-stream.js';
 import { MOTD } from './redis-node.module.js';
 import { killNodes, type NodeProcess, startNode } from './redis-nodes.js';
 import { TASK_LEASE_MS } from './redis-node.module.js';
@@ -59,14 +59,6 @@ const nodeOf = (response: RawResponse) => response.headers['x-node'] as string |
 const ranLines = (flowId: string) =>
   nodes.flatMap((n) => n.output().split('\n')).filter((line) => line.startsWith(`RAN ${flowId} `));
 
-function listen(url: string, id: string, notifications: Record<string, unknown>): Promise<SseStream> {
-  return openSse(
-    url,
-    { jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications, _meta: envelope() } },
-    mcpHeaders('subscriptions/listen'),
-  );
-}
-
 /** The first round of place_order: its requestState, and the node that asked. */
 async function firstRound(url: string): Promise<{ requestState: unknown; askedBy: string }> {
   const first = await callTool(url, 'place_order');
@@ -77,7 +69,7 @@ async function firstRound(url: string): Promise<{ requestState: unknown; askedBy
 describe('@mocapi/nestjs/redis: three nodes behind nginx round robin', () => {
   it('a listen stream on one node hears updates and list changes raised on every node, each once', async () => {
     const [a, b, c] = nodes as [NodeProcess, NodeProcess, NodeProcess];
-    const stream = await listen(nodeUrl(a), 'listen-a', { resourceSubscriptions: [MOTD], toolsListChanged: true });
+    const stream = await openListen(nodeUrl(a), 'listen-a', { resourceSubscriptions: [MOTD], toolsListChanged: true });
     try {
       await stream.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged');
       for (const node of [b, c, a]) {
@@ -94,7 +86,7 @@ describe('@mocapi/nestjs/redis: three nodes behind nginx round robin', () => {
     }
 
     // The same through the balancer: the stream is on some node, the three touches on all three.
-    const balanced = await listen(balancer.url, 'listen-lb', { resourceSubscriptions: [MOTD] });
+    const balanced = await openListen(balancer.url, 'listen-lb', { resourceSubscriptions: [MOTD] });
     try {
       await balanced.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged');
       const touchedBy = new Set<string>();
@@ -408,7 +400,7 @@ describe('@mocapi/nestjs/redis: three nodes behind nginx round robin', () => {
     expect(final.status).toBe(200);
     expect(ranLines(final.json.result.structuredContent.flowId)).toHaveLength(1);
     // Pub/sub is back too: a stream on one node hears the other's update.
-    const stream = await listen(nodeUrl(alive[0]!), 'after-outage', { resourceSubscriptions: [MOTD] });
+    const stream = await openListen(nodeUrl(alive[0]!), 'after-outage', { resourceSubscriptions: [MOTD] });
     try {
       await stream.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged');
       await callTool(nodeUrl(alive[1]!), 'touch');

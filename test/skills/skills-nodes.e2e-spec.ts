@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { McpRedisModule } from '../../src/redis/index.js';
 import { McpSkillCatalog } from '../../src/skills/index.js';
 import { connectOfficialClient } from '../support/official-client.js';
-import { envelope, mcpHeaders } from '../support/raw-mcp.js';
 import { type RedisServer, startRedis } from '../support/redis-server.js';
-import { openSse } from '../support/sse-stream.js';
+import { openListen } from '../support/sse-stream.js';
 import { startApp, type RunningApp } from '../support/start-app.js';
 import { skillsAppModule, skillsFolder, WALK_IN_FILES } from './skills-app.fixture.js';
 
@@ -35,16 +34,7 @@ describe('skills on two nodes sharing the event bus (Redis)', () => {
 
   it('a reload on one node reaches the listeners of the other; each node then serves what it read', async () => {
     const [a, b] = nodes as [RunningApp, RunningApp];
-    const stream = await openSse(
-      b.url,
-      {
-        jsonrpc: '2.0',
-        id: 'on-b',
-        method: 'subscriptions/listen',
-        params: { notifications: { resourcesListChanged: true }, _meta: envelope() },
-      },
-      mcpHeaders('subscriptions/listen'),
-    );
+    const stream = await openListen(b.url, 'on-b', { resourcesListChanged: true });
     try {
       await stream.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged');
       await writeFile(join(folder.root, 'seat-a-walk-in/references/floor.md'), NEW_FLOOR);

@@ -4,9 +4,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { McpSkillCatalog } from '../../src/skills/index.js';
 import { connectLegacyClient } from '../legacy/legacy-client.js';
-import { envelope, mcpHeaders } from '../support/raw-mcp.js';
 import { connectOfficialClient } from '../support/official-client.js';
-import { openSse, type SseStream } from '../support/sse-stream.js';
+import { openListen, type SseStream } from '../support/sse-stream.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/start-app.js';
 import { skillsAppModule, skillsFolder, WALK_IN_FILES, WALK_IN_SKILL_MD } from './skills-app.fixture.js';
 
@@ -23,16 +22,7 @@ const ERAS: Array<{ era: string; connect: (url: string) => Promise<Client> }> = 
 const filesOf = (skill: Skill) => skill.resources as Exclude<Skill['resources'], 'dynamic'>;
 
 function listen(url: string): Promise<SseStream> {
-  return openSse(
-    url,
-    {
-      jsonrpc: '2.0',
-      id: 'skills-listen',
-      method: 'subscriptions/listen',
-      params: { notifications: { resourcesListChanged: true, resourceSubscriptions: [FLOOR] }, _meta: envelope() },
-    },
-    mcpHeaders('subscriptions/listen'),
-  );
+  return openListen(url, 'skills-listen', { resourcesListChanged: true, resourceSubscriptions: [FLOOR] });
 }
 
 describe.each(ADAPTERS)('a skill folder changed on disk after startup, on %s', (adapter) => {

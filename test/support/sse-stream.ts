@@ -1,4 +1,5 @@
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
+import { envelope, mcpHeaders } from './raw-mcp.js';
 
 /** An HTTP response read as Server-Sent Events, one JSON message per `data:` event. */
 export interface SseStream {
@@ -74,4 +75,13 @@ export function openSse(url: string, body: unknown, headers: Record<string, stri
     });
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });
+}
+
+/** A `subscriptions/listen` request (2026-07-28 wire) with this filter, its stream read as SSE. */
+export function openListen(url: string, id: string, notifications: Record<string, unknown>): Promise<SseStream> {
+  return openSse(
+    url,
+    { jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications, _meta: envelope() } },
+    mcpHeaders('subscriptions/listen'),
+  );
 }
