@@ -33,8 +33,12 @@ export class InputPushShim {
     private readonly telemetry: McpTelemetry,
   ) {}
 
-  /** `exchangeFor` builds the call's exchange for a set of params (the first round's, then each retry's). */
-  async run(
+  /**
+   * Carries on a call whose first round (`first`, run with `params`) ended with `input_required`
+   * until it completes; `exchangeFor` builds the exchange of each retry from its params.
+   */
+  async complete(
+    first: Record<string, unknown>,
     params: Readonly<Record<string, unknown>>,
     exchangeFor: (params: Readonly<Record<string, unknown>>) => McpExchange,
     inbound: McpInbound,
@@ -42,10 +46,8 @@ export class InputPushShim {
     channel: LegacyChannel,
   ): Promise<Record<string, unknown>> {
     const { maxInputRounds } = this.legacy;
-    let exchange = exchangeFor(params);
-    for (let round = 1; ; round++) {
-      const result = await this.dispatcher.call(exchange, inbound);
-      if (result['resultType'] !== 'input_required') return result;
+    let result = first;
+    for (let round = 1; result['resultType'] === 'input_required'; round++) {
       if (!channel.canRequest) {
         throw new LegacyInputError(
           'This call needs input from the user, but the client accepts only application/json responses, so the server ' +
@@ -62,9 +64,11 @@ export class InputPushShim {
         : {};
       for (const [key, request] of Object.entries(requests))
         this.telemetry.inputRequestPushed(inbound.trace, key, request);
-      const inputResponses = await this.askAll(requests, session, channel, exchange.signal);
-      exchange = exchangeFor({ ...params, inputResponses, requestState: result['requestState'] });
+      const inputResponses = await this.askAll(requests, session, channel, inbound.signal);
+      const retry = { ...params, inputResponses, requestState: result['requestState'] };
+      result = await this.dispatcher.call(exchangeFor(retry), inbound);
     }
+    return result;
   }
 
   private async askAll(

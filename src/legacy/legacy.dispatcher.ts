@@ -193,10 +193,13 @@ export class LegacyDispatcher {
     if (isModernOnlyMethod(method) || !this.dispatcher.hasMethod(method)) throw McpError.methodNotFound(method);
     const exchangeFor = (callParams: Readonly<Record<string, unknown>>) =>
       legacyExchange(request, callParams, session, inbound);
-    const result = MRTR_METHODS.has(method)
-      ? await this.shim.run(params, exchangeFor, inbound, session, channel)
-      : await this.dispatcher.call(exchangeFor(params), inbound);
-    return toLegacyResult(result);
+    const result = await this.dispatcher.call(exchangeFor(params), inbound);
+    // A call that asks its client for input goes on through the push shim until it completes.
+    const completed =
+      result['resultType'] === 'input_required' && MRTR_METHODS.has(method)
+        ? await this.shim.complete(result, params, exchangeFor, inbound, session, channel)
+        : result;
+    return toLegacyResult(completed);
   }
 }
 
