@@ -5,16 +5,12 @@ import type { McpTransportInfo } from '../../protocol/mcp-exchange.js';
 import { disconnectSignal } from './disconnect-signal.js';
 import type { ResponseWriter } from './response-writer.js';
 
-/** While the client's user thinks about a question, comments keep proxies from closing the stream. */
-export const KEEP_ALIVE_MS = 25_000;
-
 /**
  * How one 2025-era POST carries its traffic back: notifications and pushed requests on the POST's
- * own SSE stream; its `signal` is made on first use.
+ * own SSE stream (kept alive, while the client's user thinks about a question, by the endpoint's
+ * `SseKeepAlive`); its `signal` is made on first use.
  */
 export class HttpLegacyChannel implements LegacyChannel {
-  private keepAlive: NodeJS.Timeout | undefined;
-
   constructor(
     readonly transport: McpTransportInfo,
     private readonly res: ServerResponse,
@@ -32,14 +28,8 @@ export class HttpLegacyChannel implements LegacyChannel {
     return this.writer.notify(notification);
   }
 
-  /** A pushed request; from the first one on, the stream gets a keep-alive comment now and then. */
+  /** A pushed request, on the same stream. */
   request(request: JsonRpcRequest): void | Promise<void> {
-    this.keepAlive ??= setInterval(() => this.writer.comment('keep-alive'), KEEP_ALIVE_MS).unref();
     return this.writer.notify(request);
-  }
-
-  /** The request is answered: no more keep-alives. */
-  close(): void {
-    clearInterval(this.keepAlive);
   }
 }

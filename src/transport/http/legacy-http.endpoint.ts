@@ -9,7 +9,7 @@ import { McpError } from '../../protocol/mcp.error.js';
 import { type JsonRpcId, requestIdOf } from '../../protocol/json-rpc.js';
 import type { McpTransportInfo } from '../../protocol/mcp-exchange.js';
 import { LEGACY_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.js';
-import { HttpLegacyChannel, KEEP_ALIVE_MS } from './legacy-http.channel.js';
+import { HttpLegacyChannel } from './legacy-http.channel.js';
 import type { LegacyStream } from '../../legacy/legacy-session.state.js';
 import { ResponseWriter } from './response-writer.js';
 import { logText } from '../../telemetry/log-text.js';
@@ -66,13 +66,9 @@ export class LegacyHttpEndpoint {
     if ('response' in request) return writer.refuseWith(request.status, request.response);
 
     const channel = new HttpLegacyChannel(transport, res, writer, acceptsEventStream(req.headers.accept));
-    try {
-      const response = await this.legacy.request(request, session, channel);
-      if (response) writer.respond(200, response);
-      else writer.endWithoutResponse();
-    } finally {
-      channel.close();
-    }
+    const response = await this.legacy.request(request, session, channel);
+    if (response) writer.respond(200, response);
+    else writer.endWithoutResponse();
   }
 
   /** GET: the session's standalone SSE stream. */
@@ -83,12 +79,11 @@ export class LegacyHttpEndpoint {
     const session = await this.session(req, writer, { kind: 'http', request: req });
     if (!session) return;
     // Gone while the session loaded: its 'close' has passed, so a stream attached now would never
-    // be detached (the session busy for good, never evicted, and the keep-alive timer running).
+    // be detached (the session busy for good, never evicted).
     if (writer.closed) return;
+    // Kept alive by the endpoint's SseKeepAlive, as every stream the writer opens.
     const sse = writer.eventStream();
     sse.comment('stream open');
-    const keepAlive = setInterval(() => sse.comment('keep-alive'), KEEP_ALIVE_MS);
-    keepAlive.unref();
     const stream: LegacyStream = {
       // A client this far behind would never catch up: dropped, it reconnects with a new GET.
       send: (notification) => {
@@ -99,10 +94,7 @@ export class LegacyHttpEndpoint {
     };
     // One stream per session: a new GET replaces (and closes) the one before.
     session.state.attach(stream);
-    res.once('close', () => {
-      clearInterval(keepAlive);
-      session.state.detach(stream);
-    });
+    res.once('close', () => session.state.detach(stream));
   }
 
   /** DELETE: ends the session (on every node when a backplane is shared); its id is refused (404) from now on. */

@@ -61,11 +61,6 @@ export class ResponseWriter {
     return this.startStream();
   }
 
-  /** An SSE comment line (keep-alive) on a stream already open; ignored otherwise. */
-  comment(text: string): void {
-    this.sse?.comment(text);
-  }
-
   /** The client is too far behind: the call stops (its handler sees why) and the connection goes. */
   private dropBehind(): void {
     abortResponse(
