@@ -74,8 +74,9 @@ export interface McpTaskRecord {
   error?: McpTaskError;
   /**
    * While its handler runs (status `working`), ms epoch until which the node running it vouches for
-   * it: that node renews it every third of `tasks.leaseMs`. Past it, the node is taken as gone and
-   * the next read fails the task.
+   * it: set by the write that makes it `working` (its creation, its last answer), then renewed by
+   * that node every third of `tasks.leaseMs`. Past it, the node is taken as gone and the next read
+   * fails the task.
    */
   leaseExpiresAt?: number;
   /**

@@ -141,7 +141,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
   async answer(record: McpTaskRecord, responses: Record<string, Record<string, unknown>>, request: McpExchange) {
     const max = this.limits.maxTaskPayloadBytes;
     const answered = await this.writer.apply(record.taskId, (current, now) => {
-      const next = answeredRecord(current, responses, max, now);
+      const next = answeredRecord(current, responses, max, now, this.clock.now() + this.tasks.leaseMs);
       return next && this.queuedIfDurable(next);
     });
     // Back to `working`: its last question was just answered.
@@ -215,9 +215,8 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
    * it goes to the executor at once (it is not a task its handler starts while running here).
    */
   private async create(call: TaskCall, submitted = false): Promise<McpTaskRecord> {
-    const { ttlMs, pollIntervalMs } = this.tasks;
     const { maxRunningTasksPerCaller: maxRunning, maxStoredTasksPerCaller: maxStored } = this.limits;
-    const created = newTaskRecord(call, randomUUID(), this.clock.now(), ttlMs, pollIntervalMs);
+    const created = newTaskRecord(call, randomUUID(), this.clock.now(), this.tasks);
     // A task created to be submitted (not one a handler starts while it goes on here) is marked now.
     const record = submitted ? this.queuedIfDurable(created) : created;
     await this.store.create(record, { maxRunning, maxStored });

@@ -2,6 +2,7 @@ import type { RegisteredTool } from '../discovery/registered-tool.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import type { McpTaskRecord } from '../task-store/mcp-task.record.js';
+import type { ResolvedMcpTasksOptions } from '../task-store/mcp-tasks.options.js';
 import { callerOf } from '../task-store/task-caller.js';
 import { checkClientPayload } from '../task-store/task-payload.js';
 
@@ -21,14 +22,15 @@ export type TaskRun = Pick<TaskCall, 'tool' | 'input' | 'session'>;
 
 /**
  * The task `taskId` a call starts, `working` from `now` (epoch ms) for `ttlMs`: it keeps the call's
- * arguments, protocol version and client capabilities, which a resumed run sees again.
+ * arguments, protocol version and client capabilities, which a resumed run sees again. It is leased
+ * from its first write (`leaseMs`), so a node that stops before it first renews the lease leaves a
+ * task that fails within the lease, not one `working` until its ttl.
  */
 export function newTaskRecord(
   call: TaskCall,
   taskId: string,
   now: number,
-  ttlMs: number,
-  pollIntervalMs: number,
+  { ttlMs, pollIntervalMs, leaseMs }: Pick<ResolvedMcpTasksOptions, 'ttlMs' | 'pollIntervalMs' | 'leaseMs'>,
 ): McpTaskRecord {
   const at = new Date(now).toISOString();
   return {
@@ -41,6 +43,7 @@ export function newTaskRecord(
     ttlMs,
     pollIntervalMs,
     expiresAt: now + ttlMs,
+    leaseExpiresAt: now + leaseMs,
     tool: call.tool.name,
     arguments: call.args,
     protocolVersion: call.exchange.protocolVersion,

@@ -6,8 +6,8 @@ import type { TaskRecordWriter } from './task-record.writer.js';
 import { abandonedRecord, leasedRecord } from './task-transitions.js';
 
 /**
- * A running task's lease: the node running its handler vouches for it until `leaseExpiresAt`,
- * renewing it (every third of `tasks.leaseMs`); a reader on any node fails a task whose lease
+ * A running task's lease: the node running its handler vouches for it until `leaseExpiresAt`
+ * (granted by the write that made it `working`), renewing it every third of `tasks.leaseMs`; a reader on any node fails a task whose lease
  * lapsed (its node was killed or lost), unless a durable executor runs it again elsewhere.
  */
 export class TaskLeaseKeeper {

@@ -15,6 +15,8 @@ import {
 
 const T0 = '2026-01-01T00:00:00.000Z';
 const NOW = '2026-01-01T00:00:05.000Z';
+/** The lease a resumed task gets (epoch ms). */
+const LEASE = 50_000;
 
 function task(status: McpTaskStatus = 'working', extra: Partial<McpTaskRecord> = {}): McpTaskRecord {
   return Object.freeze({
@@ -98,24 +100,32 @@ describe('task transitions', () => {
 
   it('answer: takes answers to outstanding wire keys only, and resumes once the last one is in', () => {
     const waiting = askedRecord(task('working'), { a: question('A?'), b: question('B?') }, replay, T0)!;
-    expect(answeredRecord(waiting, { zzz: { action: 'accept' } }, 10_000, NOW)).toBeUndefined();
+    expect(answeredRecord(waiting, { zzz: { action: 'accept' } }, 10_000, NOW, LEASE)).toBeUndefined();
 
-    const half = answeredRecord(waiting, { a: { action: 'accept', content: { x: 1 } } }, 10_000, NOW)!;
+    const half = answeredRecord(waiting, { a: { action: 'accept', content: { x: 1 } } }, 10_000, NOW, LEASE)!;
     expect(half.status).toBe('input_required');
     expect(half.inputRequests).toEqual({ b: question('B?') });
     expect(half.answers).toEqual({ a: { action: 'accept', content: { x: 1 } } });
     expect(half.lastUpdatedAt).toBe(NOW);
     // Already answered: ignored.
-    expect(answeredRecord(half, { a: { action: 'decline' } }, 10_000, NOW)).toBeUndefined();
+    expect(answeredRecord(half, { a: { action: 'decline' } }, 10_000, NOW, LEASE)).toBeUndefined();
 
-    const resumed = answeredRecord(half, { b: { action: 'decline' } }, 10_000, NOW)!;
+    const resumed = answeredRecord(half, { b: { action: 'decline' } }, 10_000, NOW, LEASE)!;
     expect(resumed).toMatchObject({ status: 'working', answers: { a: expect.anything(), b: { action: 'decline' } } });
     expect(resumed.statusMessage).toBeUndefined();
     expect(resumed.inputRequests).toBeUndefined();
     expect(resumed.inputKeys).toBeUndefined();
     expect(resumed.replay).toBe(replay);
 
-    expect(answeredRecord(task('working'), { a: { action: 'accept' } }, 10_000, NOW)).toBeUndefined();
+    expect(answeredRecord(task('working'), { a: { action: 'accept' } }, 10_000, NOW, LEASE)).toBeUndefined();
+  });
+
+  it('answer: a task whose lease lapsed while it waited is working again under the lease given', () => {
+    const waited = askedRecord(task('working', { leaseExpiresAt: 1000 }), { a: question('A?') }, replay, T0)!;
+    const resumed = answeredRecord(waited, { a: { action: 'accept' } }, 10_000, NOW, LEASE)!;
+    expect(resumed).toMatchObject({ status: 'working', leaseExpiresAt: LEASE });
+    // Read by any node before the replay first renews it, it is not taken for abandoned.
+    expect(abandonedRecord(resumed, 20_000, NOW)).toBeUndefined();
   });
 
   it('answer: answers the task would keep past maxBytes are refused with -32602', () => {
@@ -123,7 +133,7 @@ describe('task transitions', () => {
     const big = { action: 'accept', content: { text: 'x'.repeat(500) } };
     const refusal = (() => {
       try {
-        answeredRecord(waiting, { a: big }, 100, NOW);
+        answeredRecord(waiting, { a: big }, 100, NOW, LEASE);
       } catch (error) {
         return error;
       }
@@ -135,7 +145,7 @@ describe('task transitions', () => {
   it('never changes the record it is given', () => {
     const waiting = askedRecord(task('working'), { a: question('A?') }, replay, T0)!;
     const frozen = Object.freeze({ ...waiting, inputRequests: Object.freeze({ ...waiting.inputRequests }) });
-    expect(() => answeredRecord(frozen, { a: { action: 'accept' } }, 10_000, NOW)).not.toThrow();
+    expect(() => answeredRecord(frozen, { a: { action: 'accept' } }, 10_000, NOW, LEASE)).not.toThrow();
     expect(frozen.inputRequests).toEqual({ a: question('A?') });
   });
 

@@ -69,7 +69,8 @@ export function askedRecord(
 /**
  * The task with the `tasks/update` answers it takes (those for its outstanding wire keys; others
  * are ignored), or undefined when it takes none. Once every question is answered it is `working`
- * again, and its handler is to be replayed. Throws -32602 when the answers kept would pass
+ * again, leased until `leaseExpiresAt` (the lease it had before it asked may have lapsed while it
+ * waited), and its handler is to be replayed. Throws -32602 when the answers kept would pass
  * `maxBytes` (limits.maxTaskPayloadBytes: they live as long as the task, as its arguments do).
  */
 export function answeredRecord(
@@ -77,6 +78,7 @@ export function answeredRecord(
   responses: Readonly<Record<string, Record<string, unknown>>>,
   maxBytes: number,
   now: string,
+  leaseExpiresAt: number,
 ): McpTaskRecord | undefined {
   if (current.status !== 'input_required') return undefined;
   const pending = { ...current.inputRequests };
@@ -93,7 +95,14 @@ export function answeredRecord(
   checkClientPayload('answers', answers, maxBytes);
   const next: McpTaskRecord = { ...current, answers, lastUpdatedAt: now };
   if (Object.keys(pending).length > 0) return { ...next, inputRequests: pending };
-  return { ...next, status: 'working', statusMessage: undefined, inputRequests: undefined, inputKeys: undefined };
+  return {
+    ...next,
+    status: 'working',
+    statusMessage: undefined,
+    inputRequests: undefined,
+    inputKeys: undefined,
+    leaseExpiresAt,
+  };
 }
 
 /** A running task vouched for until `leaseExpiresAt` by the node running it; any other stays as it is. */
