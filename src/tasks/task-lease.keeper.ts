@@ -7,8 +7,9 @@ import { abandonedRecord, leasedRecord } from './task-transitions.js';
 
 /**
  * A running task's lease: the node running its handler vouches for it until `leaseExpiresAt`
- * (granted by the write that made it `working`), renewing it every third of `tasks.leaseMs`; a reader on any node fails a task whose lease
- * lapsed (its node was killed or lost), unless a durable executor runs it again elsewhere.
+ * (granted by the write that made it `working`), renewing it every third of `tasks.leaseMs`; a
+ * reader on any node fails a task whose lease lapsed (its node was killed or lost), unless a
+ * durable executor runs it again elsewhere.
  */
 export class TaskLeaseKeeper {
   constructor(
