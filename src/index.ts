@@ -1,5 +1,6 @@
 // The public API of @mocapi/nestjs. Explorers, registries' internals and wire helpers stay private.
 export { McpModule } from './mcp.module.js';
+export { McpServerRef, McpServers } from './mcp-servers.js';
 export { MCP_OPTIONS } from './mcp.module-definition.js';
 export { McpOptionsError } from './core/mcp-options.error.js';
 export {

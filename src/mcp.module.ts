@@ -4,7 +4,7 @@ import { AllowAllAccessPolicy } from './calls/allow-all.access-policy.js';
 import { McpAccessPolicy } from './calls/mcp-access-policy.js';
 import { McpDispatcher } from './dispatch/mcp.dispatcher.js';
 import { McpRequestPipeline } from './dispatch/mcp-request.pipeline.js';
-import { MCP_METHOD_GROUPS } from './calls/method-handler.js';
+import { MCP_METHOD_GROUPS, type McpMethodGroup } from './calls/method-handler.js';
 import { DiscoverMethods } from './methods/discover.methods.js';
 import { CompletionMethods } from './methods/completion.methods.js';
 import { PromptsMethods } from './methods/prompts.methods.js';
@@ -27,7 +27,13 @@ import { McpHandlerFactory } from './discovery/mcp-handler.factory.js';
 import { McpToolFactory } from './discovery/mcp-tool.factory.js';
 import { McpToolRegistry } from './discovery/mcp-tool.registry.js';
 import { McpServerExtensions } from './discovery/mcp-server-extensions.js';
-import { MCP_MODULE_OPTIONS, MCP_OPTIONS, McpConfigurableModule } from './mcp.module-definition.js';
+import {
+  MCP_MODULE_OPTIONS,
+  MCP_OPTIONS,
+  MCP_SERVER_IS_GLOBAL,
+  McpConfigurableModule,
+} from './mcp.module-definition.js';
+import { McpServerRef, McpServers } from './mcp-servers.js';
 import { type McpModuleOptions, type ResolvedMcpOptions, resolveMcpOptions } from './mcp.options.js';
 import {
   INTEGRATION_ACCESS_POLICY,
@@ -44,6 +50,7 @@ import {
 import { InProcessEventBus } from './events/in-process-event-bus.js';
 import { ListChangeRelay } from './discovery/list-change.relay.js';
 import { McpEventBus } from './events/mcp-event-bus.js';
+import { ServerEventBus } from './events/server-event.bus.js';
 import { LocalSessionBackplane } from './legacy/local-session.backplane.js';
 import { McpSessionBackplane } from './legacy/mcp-session.backplane.js';
 import { McpTaskStore } from './task-store/mcp-task.store.js';
@@ -97,20 +104,22 @@ const optionSections: Provider[] = [
 
 /**
  * A seam's provider: the application's own instance or class (`own` reads it from the options) wins
- * over an integration module's binding of `integration`, which wins over `fallback`.
+ * over an integration module's binding of `integration`, which wins over `fallback`. `shared`, when
+ * given, adapts the first two (which every server of the application may share) to this server.
  */
 function layered<T>(
   provide: abstract new (...args: never[]) => T,
   own: (options: ResolvedMcpOptions) => Type<T> | T | undefined,
   integration: symbol,
   fallback: (clock: McpClock, options: ResolvedMcpOptions) => T,
+  shared: (bound: T, options: ResolvedMcpOptions) => T = (bound) => bound,
 ): Provider {
   return {
     provide,
     useFactory: async (options: ResolvedMcpOptions, moduleRef: ModuleRef, clock: McpClock, bound?: T) => {
       const mine = own(options);
-      if (mine) return typeof mine === 'function' ? moduleRef.create(mine as Type<T>) : mine;
-      return bound ?? fallback(clock, options);
+      if (mine) return shared(typeof mine === 'function' ? await moduleRef.create(mine as Type<T>) : mine, options);
+      return bound ? shared(bound, options) : fallback(clock, options);
     },
     inject: [MCP_OPTIONS, ModuleRef, McpClock, { token: integration, optional: true }],
   };
@@ -161,6 +170,8 @@ const seams: Provider[] = [
     (o) => o.eventBus,
     INTEGRATION_EVENT_BUS,
     () => new InProcessEventBus(),
+    // Each server hears only its own lists, resources and tasks.
+    (bus, options) => new ServerEventBus(bus, options.path),
   ),
   layered(
     McpSessionBackplane,
@@ -201,11 +212,21 @@ const seams: Provider[] = [
 const groups = [ToolsMethods, PromptsMethods, ResourcesMethods, CompletionMethods, SubscriptionsMethods, TasksMethods];
 const methodGroups: Provider[] = [
   ...groups,
-  // An integration's group (e.g. skills/*) joins the core's, for both eras.
+  // An integration's group (e.g. skills/*) joins the core's, for both eras, on the server it is
+  // for: the one at its `server` path, else the global server.
   {
     provide: MCP_METHOD_GROUPS,
-    useFactory: (...all: unknown[]) => all.filter((group) => group !== undefined),
-    inject: [...groups, { token: INTEGRATION_METHOD_GROUP, optional: true }],
+    useFactory: (options: ResolvedMcpOptions, isGlobal: boolean | undefined, ...all: unknown[]) => {
+      const integration = all.pop() as McpMethodGroup | undefined;
+      const attached = integration && (integration.server === undefined ? isGlobal === true : integration.server === options.path);
+      return attached ? [...all, integration] : all;
+    },
+    inject: [
+      MCP_OPTIONS,
+      { token: MCP_SERVER_IS_GLOBAL, optional: true },
+      ...groups,
+      { token: INTEGRATION_METHOD_GROUP, optional: true },
+    ],
   },
   DiscoverMethods,
 ];
@@ -262,8 +283,11 @@ const methodGroups: Provider[] = [
     McpEraRouter,
     LegacyHttpEndpoint,
     McpStdioTransport,
+    McpServerRef,
+    McpServers,
   ],
   exports: [
+    McpServers,
     MCP_OPTIONS,
     ElicitationContext,
     McpProgressReporter,

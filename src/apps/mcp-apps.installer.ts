@@ -1,12 +1,9 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { DiscoveryService, MetadataScanner, ModuleRef } from '@nestjs/core';
 import type { McpResourceOptions } from '../decorators/mcp-resource.decorator.js';
 import { isSingleton, providerMethods } from '../discovery/provider-methods.js';
 import { appLinkProblem, MCP_APP_MIME_TYPE, MCP_UI_EXTENSION } from '../discovery/mcp-apps.support.js';
-import { McpRegistrar } from '../discovery/mcp-registrar.js';
-import { McpResourceRegistry } from '../discovery/mcp-resource.registry.js';
-import { McpServerExtensions } from '../discovery/mcp-server-extensions.js';
-import { McpToolRegistry } from '../discovery/mcp-tool.registry.js';
+import { type McpServerRef, McpServers } from '../mcp-servers.js';
 import { readAppBundle } from './app-bundle.file.js';
 import { MCP_APP_RESOURCE_METADATA, type McpAppResourceOptions } from './mcp-app-resource.decorator.js';
 import { MCP_APPS_CONFIG } from './mcp-apps.module-definition.js';
@@ -28,25 +25,26 @@ class McpAppBundle {
  */
 @Injectable()
 export class McpAppsInstaller implements OnModuleInit, OnApplicationBootstrap {
+  /** The server the apps are served by (the `server` option, else the global one). */
+  private server!: McpServerRef;
+
   constructor(
     @Inject(MCP_APPS_CONFIG) private readonly config: ResolvedMcpAppsOptions,
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
-    private readonly registrar: McpRegistrar,
-    private readonly tools: McpToolRegistry,
-    private readonly resources: McpResourceRegistry,
-    private readonly extensions: McpServerExtensions,
+    private readonly moduleRef: ModuleRef,
   ) {}
 
   onModuleInit(): void {
-    this.extensions.declare(MCP_UI_EXTENSION, { mimeTypes: [MCP_APP_MIME_TYPE] });
+    this.server = new McpServers(this.moduleRef).get(this.config.server);
+    this.server.extensions.declare(MCP_UI_EXTENSION, { mimeTypes: [MCP_APP_MIME_TYPE] });
     for (const app of this.config.apps) this.registerBundle(app);
     this.registerDecorated();
   }
 
   onApplicationBootstrap(): void {
-    for (const tool of this.tools.values()) {
-      const problem = appLinkProblem(tool, this.resources);
+    for (const tool of this.server.tools.values()) {
+      const problem = appLinkProblem(tool, this.server.resources);
       if (problem !== undefined) throw new Error(problem);
     }
   }
@@ -55,7 +53,7 @@ export class McpAppsInstaller implements OnModuleInit, OnApplicationBootstrap {
     const what = `McpAppsModule app ${app.uri}`;
     checkUiUri(app.uri, what);
     const file = readAppBundle(app.bundle, app.uri, this.config.maxBundleBytes);
-    this.registrar.addResource(new McpAppBundle(file.html), 'read', {
+    this.server.registrar.addResource(new McpAppBundle(file.html), 'read', {
       ...this.resourceOptions(app, app.name, what),
       size: file.bytes,
       annotations: { lastModified: file.modified.toISOString() },
@@ -63,7 +61,10 @@ export class McpAppsInstaller implements OnModuleInit, OnApplicationBootstrap {
   }
 
   private registerDecorated(): void {
-    const wrappers = [...this.discovery.getProviders(), ...this.discovery.getControllers()];
+    // Only the providers of the modules the server serves (its `include`), as its tools are.
+    const { include } = this.server.options;
+    const scope = include === undefined ? {} : { include: [...include] };
+    const wrappers = [...this.discovery.getProviders(scope), ...this.discovery.getControllers(scope)];
     for (const { wrapper, instance, methodName, method } of providerMethods(wrappers, this.scanner)) {
       const options = Reflect.getMetadata(MCP_APP_RESOURCE_METADATA, method) as McpAppResourceOptions | undefined;
       if (!options) continue;
@@ -72,7 +73,7 @@ export class McpAppsInstaller implements OnModuleInit, OnApplicationBootstrap {
         throw new Error(`${what}: an app resource must be on a singleton provider (not request-scoped or transient).`);
       }
       checkUiUri(options.uri, what);
-      this.registrar.addResource(instance, methodName, this.resourceOptions(options, options.name ?? methodName, what));
+      this.server.registrar.addResource(instance, methodName, this.resourceOptions(options, options.name ?? methodName, what));
     }
   }
 

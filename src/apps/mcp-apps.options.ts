@@ -1,3 +1,4 @@
+import { attachedServer } from '../mcp-servers.js';
 import type { McpUiResourceDeclarations } from './mcp-ui-resource.meta.js';
 
 /**
@@ -33,6 +34,12 @@ export interface McpAppsOptions {
   apps?: readonly McpAppBundleOptions[];
   /** The largest bundle file accepted, in bytes; a larger one fails startup. Default 5 MiB. */
   maxBundleBytes?: number;
+  /**
+   * The `path` of the server that serves the apps, when the application runs several
+   * (`'/mcp/staff'`). Default: the global server. The other servers neither declare the extension
+   * nor serve the app resources.
+   */
+  server?: string;
 }
 
 /** Options after defaults. */
@@ -40,6 +47,7 @@ export interface ResolvedMcpAppsOptions {
   readonly defaults: McpUiResourceDeclarations;
   readonly apps: readonly McpAppBundleOptions[];
   readonly maxBundleBytes: number;
+  readonly server?: string;
 }
 
 export const DEFAULT_MAX_BUNDLE_BYTES = 5 * 1024 * 1024;
@@ -60,9 +68,11 @@ export function resolveMcpAppsOptions(options: McpAppsOptions = {}): ResolvedMcp
       throw new Error(`McpAppsModule: the app ${String(app.uri)} needs a name`);
     }
   }
+  const server = attachedServer(options.server, 'McpAppsModule');
   return {
     defaults: { csp: options.csp, permissions: options.permissions, prefersBorder: options.prefersBorder },
     apps,
     maxBundleBytes,
+    ...(server !== undefined && { server }),
   };
 }

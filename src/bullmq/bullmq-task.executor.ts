@@ -28,7 +28,7 @@ export class BullmqTaskExecutor extends McpTaskExecutor {
     const retry = config.retries[task.tool] ?? INFRASTRUCTURE_RETRY;
     await queue.add(
       task.tool,
-      { taskId: task.taskId, tool: task.tool },
+      { taskId: task.taskId, tool: task.tool, ...(task.server !== undefined && { server: task.server }) },
       {
         jobId: jobIdOf(task),
         attempts: retry.attempts,

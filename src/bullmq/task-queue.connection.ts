@@ -4,10 +4,15 @@ import { Redis } from 'ioredis';
 import { MCP_TASK_QUEUE_CONFIG } from './mcp-task-queue.module-definition.js';
 import type { ResolvedMcpTaskQueueOptions } from './mcp-task-queue.options.js';
 
-/** What a job of the task queue carries: the task (its record holds the rest) and its tool. */
+/**
+ * What a job of the task queue carries: the task (its record holds the rest), its tool, and the
+ * `path` of the server whose tool it is (absent on jobs queued before servers were told apart: the
+ * global server runs those).
+ */
 export interface TaskJobData {
   readonly taskId: string;
   readonly tool: string;
+  readonly server?: string;
 }
 
 /**

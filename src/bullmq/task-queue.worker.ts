@@ -1,6 +1,8 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { DelayedError, type Job, WaitingError, Worker } from 'bullmq';
-import { McpTaskRunner } from '../tasks/mcp-task.runner.js';
+import { McpServers } from '../mcp-servers.js';
+import type { McpTaskRunner } from '../tasks/mcp-task.runner.js';
 import { McpTaskQueueConnection, type TaskJobData } from './task-queue.connection.js';
 
 function gaveUp(reason: string): string {
@@ -15,7 +17,8 @@ const HAND_BACK_WAIT_MS = 5000;
 
 /**
  * This node's BullMQ worker: takes task jobs (at most `concurrency` at once, `toolConcurrency` per
- * tool) and runs each through the task runner, which replays the handler from the top with what the
+ * tool) and runs each through the task runner of the server the job names (a tool name means
+ * nothing outside its server), which replays the handler from the top with what the
  * task record keeps. A job ends when its task ended or parked for input (`tasks/update` queues the
  * next round). When the node shuts down, its running jobs go back to the queue at once (their
  * handlers are aborted, their endings dropped) and another node runs them; a job whose node died is
@@ -29,11 +32,14 @@ export class TaskQueueWorker implements OnModuleInit, OnModuleDestroy {
   /** The jobs this worker is processing. */
   private readonly processing = new Set<Promise<void>>();
   private worker: Worker<TaskJobData> | undefined;
+  private readonly servers: McpServers;
 
   constructor(
     private readonly connection: McpTaskQueueConnection,
-    private readonly runner: McpTaskRunner,
-  ) {}
+    moduleRef: ModuleRef,
+  ) {
+    this.servers = new McpServers(moduleRef);
+  }
 
   onModuleInit(): void {
     const { config, redis } = this.connection;
@@ -49,7 +55,7 @@ export class TaskQueueWorker implements OnModuleInit, OnModuleDestroy {
     // A job the queue gave up on (its last attempt failed): the task fails with it. BullMQ also
     // reports each attempt that will be tried again; those have not finished.
     this.worker.on('failed', (job, error) => {
-      if (job?.finishedOn !== undefined) void this.runner.abandon(job.data.taskId, gaveUp(error.message));
+      if (job?.finishedOn !== undefined) void this.abandon(job.data, gaveUp(error.message));
     });
     // A job whose node died is back in the queue, unless it lost its node too often: it failed then.
     this.worker.on('stalled', (jobId) => void this.checkStalled(jobId));
@@ -81,14 +87,29 @@ export class TaskQueueWorker implements OnModuleInit, OnModuleDestroy {
   private async checkStalled(jobId: string): Promise<void> {
     try {
       const job = await this.connection.queue.getJob(jobId);
-      if (job && (await job.isFailed())) await this.runner.abandon(job.data.taskId, gaveUp(job.failedReason));
+      if (job && (await job.isFailed())) await this.abandon(job.data, gaveUp(job.failedReason));
     } catch (error) {
       this.logger.warn(`Task queue: could not check stalled job ${jobId}: ${(error as Error).message}`);
     }
   }
 
+  /** The runner of the server whose task the job is; throws (the job fails) when it has none. */
+  private runnerOf(job: TaskJobData): McpTaskRunner {
+    return this.servers.get(job.server).taskRunner;
+  }
+
+  /** Fails the job's task; never rejects. */
+  private async abandon(job: TaskJobData, message: string): Promise<void> {
+    try {
+      await this.runnerOf(job).abandon(job.taskId, message);
+    } catch (error) {
+      this.logger.warn(`Task queue: could not fail task ${job.taskId}: ${(error as Error).message}`);
+    }
+  }
+
   private async run(job: Job<TaskJobData>, token: string | undefined): Promise<void> {
     const { taskId, tool } = job.data;
+    const runner = this.runnerOf(job.data);
     const limit = this.connection.config.toolConcurrency[tool];
     const running = this.runningByTool.get(tool) ?? 0;
     if (limit !== undefined && running >= limit) {
@@ -100,7 +121,7 @@ export class TaskQueueWorker implements OnModuleInit, OnModuleDestroy {
       // A tool that opts in to retries, with attempts left, is tried again when its handler throws.
       const retry =
         this.connection.config.retries[tool] !== undefined && job.attemptsMade + 1 < (job.opts.attempts ?? 1);
-      const end = await this.runner.execute(taskId, this.closing.signal, retry);
+      const end = await runner.execute(taskId, this.closing.signal, retry);
       if (end === 'interrupted') {
         await job.moveToWait(token);
         throw new WaitingError();

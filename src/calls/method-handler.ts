@@ -13,6 +13,11 @@ export interface McpMethodGroup {
   /** Whether the capability is advertised right now (e.g. at least one tool is registered). */
   enabled(): boolean;
   readonly methods: Readonly<Record<string, MethodHandler>>;
+  /**
+   * For an integration's group: the `path` of the server it belongs to (undefined: the global
+   * server). Other servers of the application do not answer its methods.
+   */
+  readonly server?: string;
   /** Adds this group's entry to the capabilities server/discover advertises (only called when enabled). */
   contribute?(capabilities: ServerCapabilities): void;
 }

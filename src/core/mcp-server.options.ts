@@ -18,6 +18,12 @@ export interface McpServerOptions {
   version: string;
   /** serverInfo.title */
   title?: string;
+  /**
+   * Path of the Streamable HTTP endpoint, and the server's name among the several of one
+   * application: stdio, `McpTestClient`, `McpServers.get` and the `server` option of the content
+   * integrations (skills, apps) name a server by it. Default '/mcp'.
+   */
+  path?: string;
   /** Instructions returned by server/discover. */
   instructions?: string;
   /** Entries per page of every list result. Default 1000. */
@@ -54,6 +60,7 @@ export interface ResolvedMcpServerOptions {
   readonly name: string;
   readonly version: string;
   readonly title?: string;
+  readonly path: string;
   readonly instructions?: string;
   readonly pageSize: number;
   readonly cache: Readonly<Required<McpCacheOptions>>;
@@ -77,6 +84,10 @@ export function resolveServerOptions(o: Partial<McpServerOptions>, problems: str
   if (typeof o.version !== 'string' || o.version.trim() === '') {
     problems.push("`version` is required: the server version reported in serverInfo, e.g. '1.0.0'");
   }
+  const path = o.path ?? '/mcp';
+  if (typeof path !== 'string' || !path.startsWith('/') || /[?#\s]/.test(path)) {
+    problems.push("`path` must be an absolute URL path such as '/mcp'");
+  }
   for (const key of ['pageSize', 'maxBodyBytes', 'maxJsonDepth', 'toolTimeoutMs'] as const) {
     if (o[key] !== undefined && !positiveInteger(o[key])) problems.push(`\`${key}\` must be a positive integer`);
   }
@@ -95,6 +106,7 @@ export function resolveServerOptions(o: Partial<McpServerOptions>, problems: str
     name: o.name!,
     version: o.version!,
     title: o.title,
+    path: typeof path === 'string' && path.length > 1 ? path.replace(/\/+$/, '') : path,
     instructions: o.instructions,
     pageSize: o.pageSize ?? 1000,
     cache: { ttlMs, scope },

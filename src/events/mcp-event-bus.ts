@@ -5,13 +5,16 @@ import type { McpTaskRecord } from '../task-store/mcp-task.record.js';
  * `notifications/{tools,prompts,resources}/list_changed`), a resource was updated (it drives
  * `notifications/resources/updated` to the streams subscribed to its URI), or a task's status or
  * status message changed (it drives `notifications/tasks` to the streams listing the task).
+ * `server` is the `path` of the server it happened on, set when the bus is shared by the servers
+ * of an application (only that server's streams hear it).
  *
  * @publicApi
  */
-export type McpEvent =
+export type McpEvent = (
   | { readonly kind: 'list_changed'; readonly list: 'tools' | 'prompts' | 'resources' }
   | { readonly kind: 'resource_updated'; readonly uri: string }
-  | { readonly kind: 'task_changed'; readonly task: McpTaskRecord };
+  | { readonly kind: 'task_changed'; readonly task: McpTaskRecord }
+) & { readonly server?: string };
 
 /** Hears every published {@link McpEvent}. */
 export type McpEventListener = (event: McpEvent) => void;

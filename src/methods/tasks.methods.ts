@@ -1,7 +1,9 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ResultStamp } from '../calls/result-stamp.js';
 import type { McpMethodGroup, MethodHandler } from '../calls/method-handler.js';
 import { McpPrincipalSource } from '../core/mcp-principal.source.js';
+import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
+import { callerOf, isTaskOf } from '../task-store/task-caller.js';
 import { parseInputResponses } from '../mrtr/input-responses.parser.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
@@ -17,8 +19,9 @@ import { TaskMethodsLimiter } from '../task-store/task-methods.limiter.js';
 /**
  * tasks/get, tasks/update and tasks/cancel (SEP-2663), advertised as
  * `capabilities.extensions["io.modelcontextprotocol/tasks"]` once a tool supports tasks. Only
- * requests that declare the extension are served (else -32021), and only the principal that
- * created a task may see, answer or cancel it: to anyone else it does not exist (-32602). The
+ * requests that declare the extension are served (else -32021), and only the caller that created a
+ * task (its principal, else its client address), on the server it was created on, may see, answer
+ * or cancel it: to anyone else it does not exist (-32602). The
  * removed v1 methods tasks/result and tasks/list are unknown (-32601). With a rate limiter that
  * provides {@link TaskMethodsLimiter} (`McpThrottlerModule`), each call is counted first.
  */
@@ -29,6 +32,7 @@ export class TasksMethods implements McpMethodGroup {
     private readonly runner: McpTaskRunner,
     private readonly principals: McpPrincipalSource,
     private readonly stamp: ResultStamp,
+    @Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions,
     @Optional() private readonly limiter?: TaskMethodsLimiter,
   ) {}
 
@@ -63,7 +67,8 @@ export class TasksMethods implements McpMethodGroup {
     const taskId = exchange.params['taskId'];
     if (typeof taskId !== 'string' || taskId === '') throw McpError.invalidParams('params.taskId must be a string');
     const record = await this.store.get(taskId);
-    if (!record || record.owner !== this.principals.resolve(exchange)) {
+    const principal = this.principals.resolve(exchange);
+    if (!record || !isTaskOf(record, this.options.path, callerOf(exchange, principal), principal)) {
       throw McpError.invalidParams('Task not found (unknown, expired, or not yours)', { taskId });
     }
     // Counted per task once it is known to be the caller's: an unknown id costs no counter.

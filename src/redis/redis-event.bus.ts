@@ -56,16 +56,18 @@ function parse(message: string): Envelope | undefined {
   }
   if (!isJsonObject(value) || typeof value['from'] !== 'string' || !isJsonObject(value['event'])) return undefined;
   const event = value['event'];
+  // The server it happened on, when the application runs several.
+  const server = typeof event['server'] === 'string' ? { server: event['server'] } : {};
   if (event['kind'] === 'resource_updated' && typeof event['uri'] === 'string') {
-    return { from: value['from'], event: { kind: 'resource_updated', uri: event['uri'] } };
+    return { from: value['from'], event: { kind: 'resource_updated', uri: event['uri'], ...server } };
   }
   const task = event['task'];
   if (event['kind'] === 'task_changed' && isJsonObject(task) && typeof task['taskId'] === 'string') {
-    return { from: value['from'], event: { kind: 'task_changed', task: task as unknown as McpTaskRecord } };
+    return { from: value['from'], event: { kind: 'task_changed', task: task as unknown as McpTaskRecord, ...server } };
   }
   const list = event['list'];
   if (event['kind'] === 'list_changed' && (list === 'tools' || list === 'prompts' || list === 'resources')) {
-    return { from: value['from'], event: { kind: 'list_changed', list } };
+    return { from: value['from'], event: { kind: 'list_changed', list, ...server } };
   }
   return undefined;
 }

@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { DiscoveryService, MetadataScanner, ModuleRef } from '@nestjs/core';
 import { type FSWatcher, watch } from 'node:fs';
 import { isSingleton, providerMethods } from '../discovery/provider-methods.js';
-import { McpRegistrar } from '../discovery/mcp-registrar.js';
-import { McpServerExtensions } from '../discovery/mcp-server-extensions.js';
+import { type McpServerRef, McpServers } from '../mcp-servers.js';
 import { MCP_SKILL_METADATA } from './mcp-skill.decorator.js';
 import { MCP_SKILLS_CONFIG } from './mcp-skills.module-definition.js';
 import type { ResolvedMcpSkillsOptions } from './mcp-skills.options.js';
@@ -55,18 +54,30 @@ export class McpSkillCatalog implements OnModuleInit, OnModuleDestroy {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly watchers: FSWatcher[] = [];
   private watchTimer: NodeJS.Timeout | undefined;
+  private attached: McpServerRef | undefined;
 
   constructor(
     @Inject(MCP_SKILLS_CONFIG) private readonly config: ResolvedMcpSkillsOptions,
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
-    private readonly registrar: McpRegistrar,
-    private readonly extensions: McpServerExtensions,
+    private readonly moduleRef: ModuleRef,
   ) {}
+
+  /**
+   * The server the skills are published on (the `server` option, else the global one); startup
+   * fails when there is no such server.
+   */
+  get server(): McpServerRef {
+    return (this.attached ??= new McpServers(this.moduleRef).get(this.config.server));
+  }
+
+  private get registrar() {
+    return this.server.registrar;
+  }
 
   /** Declares the extension and builds the catalog (startup fails on an invalid skill). */
   async onModuleInit(): Promise<void> {
-    this.extensions.declare(MCP_SKILLS_EXTENSION, this.config.directoryRead ? { directoryRead: true } : {});
+    this.server.extensions.declare(MCP_SKILLS_EXTENSION, this.config.directoryRead ? { directoryRead: true } : {});
     this.owners = this.discoverOwners();
     this.swap(await this.build());
     if (this.config.watch) this.startWatching();
@@ -210,8 +221,11 @@ export class McpSkillCatalog implements OnModuleInit, OnModuleDestroy {
 
   private discoverOwners(): SkillOwner[] {
     const owners: SkillOwner[] = [];
+    // Only the providers of the modules the server serves (its `include`), as its tools are.
+    const { include } = this.server.options;
+    const scope = include === undefined ? {} : { include: [...include] };
     for (const { wrapper, instance, methodName, method } of providerMethods(
-      this.discovery.getProviders(),
+      this.discovery.getProviders(scope),
       this.scanner,
     )) {
       const options = Reflect.getMetadata(MCP_SKILL_METADATA, method) as unknown;

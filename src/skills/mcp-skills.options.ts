@@ -1,3 +1,5 @@
+import { attachedServer } from '../mcp-servers.js';
+
 /**
  * The interoperability limits of the Skills extension: hosts must accept a skill up to 512 files
  * and 16 MiB; servers should not publish larger ones.
@@ -28,6 +30,12 @@ export interface McpSkillsOptions {
   prefix?: string;
   /** Serve `resources/directory/read` (and declare `directoryRead`). Default false. */
   directoryRead?: boolean;
+  /**
+   * The `path` of the server that publishes the skills, when the application runs several
+   * (`'/mcp/staff'`). Default: the global server. The other servers neither declare the extension
+   * nor answer `skills/*` (-32601).
+   */
+  server?: string;
   /**
    * `ttlMs` / `cacheScope` of `skills/list`, `skills/get` and directory pages (2026-07-28). Default:
    * the `cache` option of `McpModule`.
@@ -61,6 +69,7 @@ export interface ResolvedMcpSkillsOptions {
   /** `skill://` or `skill://<prefix>/`. */
   readonly baseUri: string;
   readonly directoryRead: boolean;
+  readonly server?: string;
   readonly cache: { readonly ttlMs?: number; readonly scope?: 'public' | 'private' };
   readonly limits: { readonly files: number; readonly bytes: number };
   readonly watch: boolean;
@@ -85,6 +94,7 @@ export function resolveMcpSkillsOptions(options: McpSkillsOptions = {}): Resolve
       throw new Error(`McpSkillsModule: limits.${key} must be a positive whole number`);
     }
   }
+  const server = attachedServer(options.server, 'McpSkillsModule');
   const { ttlMs, scope } = options.cache ?? {};
   if (ttlMs !== undefined && (!Number.isInteger(ttlMs) || ttlMs < 0)) {
     throw new Error('McpSkillsModule: cache.ttlMs must be a whole number of milliseconds >= 0');
@@ -96,6 +106,7 @@ export function resolveMcpSkillsOptions(options: McpSkillsOptions = {}): Resolve
     directories,
     baseUri: prefix === undefined ? 'skill://' : `skill://${prefix}/`,
     directoryRead: options.directoryRead === true,
+    ...(server !== undefined && { server }),
     cache: { ...(ttlMs !== undefined && { ttlMs }), ...(scope !== undefined && { scope }) },
     limits,
     watch: options.watch === true,

@@ -6,7 +6,6 @@ import { ResultStamp } from '../calls/result-stamp.js';
 import { INTEGRATION_ACCESS_POLICY } from '../core/mcp.tokens.js';
 import type { ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 import { paginate } from '../discovery/paginate.js';
-import { MCP_OPTIONS } from '../mcp.module-definition.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { McpSkillCatalog } from './mcp-skill.catalog.js';
@@ -28,22 +27,19 @@ export const SkillsMethod = {
  */
 @Injectable()
 export class SkillsMethods implements McpMethodGroup {
-  private readonly stamp: ResultStamp;
   private readonly access: McpAccessPolicy;
-  private readonly ttlMs: number;
-  private readonly cacheScope: string;
+  private stamp: ResultStamp | undefined;
+  /** The path of the one server that answers these methods (undefined: the global server). */
+  readonly server: string | undefined;
   readonly methods: Readonly<Record<string, MethodHandler>>;
 
   constructor(
     private readonly catalog: McpSkillCatalog,
-    @Inject(MCP_SKILLS_CONFIG) config: ResolvedMcpSkillsOptions,
-    @Inject(MCP_OPTIONS) private readonly server: ResolvedMcpServerOptions,
+    @Inject(MCP_SKILLS_CONFIG) private readonly config: ResolvedMcpSkillsOptions,
     @Optional() @Inject(INTEGRATION_ACCESS_POLICY) access?: McpAccessPolicy,
   ) {
-    this.stamp = new ResultStamp(server);
     this.access = access ?? new AllowAllAccessPolicy();
-    this.ttlMs = config.cache.ttlMs ?? server.cache.ttlMs;
-    this.cacheScope = config.cache.scope ?? server.cache.scope;
+    this.server = config.server;
     this.methods = {
       [SkillsMethod.List]: (exchange) => this.list(exchange),
       [SkillsMethod.Get]: (exchange) => this.get(exchange),
@@ -59,7 +55,7 @@ export class SkillsMethods implements McpMethodGroup {
 
   private list(exchange: McpExchange): Record<string, unknown> {
     const visible = this.catalog.snapshot.skills.filter((item) => this.isVisible(exchange, item));
-    const page = paginate(visible, exchange.params['cursor'], this.server.pageSize);
+    const page = paginate(visible, exchange.params['cursor'], this.options.pageSize);
     return this.cached({
       skills: page.items.map((item) => item.skill.entry),
       ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
@@ -79,20 +75,27 @@ export class SkillsMethods implements McpMethodGroup {
     const directory = this.catalog.snapshot.directory(uri);
     if (directory === undefined) throw McpError.invalidParams(`${uri} is not a skill directory`, { uri });
     this.assertAllowed(exchange, directory.owner);
-    const page = paginate(directory.children, exchange.params['cursor'], this.server.pageSize);
+    const page = paginate(directory.children, exchange.params['cursor'], this.options.pageSize);
     return this.cached({
       resources: page.items,
       ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
     });
   }
 
+  /** The options of the server the skills are published on. */
+  private get options(): ResolvedMcpServerOptions {
+    return this.catalog.server.options;
+  }
+
   /** The 2025-era leg drops `resultType`, the cache fields and serverInfo again. */
   private cached(result: Record<string, unknown>): Record<string, unknown> {
-    const stamped = this.stamp.complete(result);
-    stamped['ttlMs'] = this.ttlMs;
-    stamped['cacheScope'] = this.cacheScope;
+    const { cache } = this.config;
+    const stamped = (this.stamp ??= new ResultStamp(this.options)).complete(result);
+    stamped['ttlMs'] = cache.ttlMs ?? this.options.cache.ttlMs;
+    stamped['cacheScope'] = cache.scope ?? this.options.cache.scope;
     return stamped;
   }
+
 
   private isVisible(exchange: McpExchange, item: CatalogSkill): boolean {
     const target = targetOf(item);

@@ -34,14 +34,21 @@ export interface McpTaskError {
  */
 export interface McpTaskRecord {
   taskId: string;
-  /** The principal that created the task; only the same principal may see, update or cancel it. */
+  /** The principal that created the task (null: anonymous); its handler's replays run as it. */
   owner: string | null;
   /**
-   * Who the task counts against in the per-caller quotas (`limits.maxRunningTasksPerCaller`,
-   * `limits.maxStoredTasksPerCaller`): `principal:<id>`, else `address:<client address>`, or `stdio`.
-   * Absent on records written before quotas existed (they count against nobody).
+   * Who created the task: `principal:<id>`, else `address:<client address>`, or `stdio`. Only the
+   * same caller may see, update or cancel it, and it counts against this caller in the per-caller
+   * quotas (`limits.maxRunningTasksPerCaller`, `limits.maxStoredTasksPerCaller`). Absent on records
+   * written before quotas existed (they count against nobody, and their `owner` decides).
    */
   caller?: string;
+  /**
+   * The `path` of the server that created the task: only that server answers for it, and a queue's
+   * worker runs it with that server's tools. Absent on records written before servers were told
+   * apart (every server answers for them; a queue runs them on the global server).
+   */
+  server?: string;
   status: McpTaskStatus;
   statusMessage?: string;
   /** ISO 8601. */

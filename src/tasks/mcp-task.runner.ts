@@ -10,6 +10,7 @@ import {
 import { MrtrCallRunner } from '../calls/mrtr-call.runner.js';
 import { McpClock } from '../core/mcp-clock.js';
 import { MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
+import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 import { McpToolRegistry } from '../discovery/mcp-tool.registry.js';
 import { MrtrEngine, type McpCallOutcome } from '../mrtr/mrtr.engine.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
@@ -61,6 +62,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
     @Inject(MCP_TASKS_OPTIONS) private readonly tasks: ResolvedMcpTasksOptions,
     @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
     private readonly executor: McpTaskExecutor,
+    @Inject(MCP_SERVER_OPTIONS) private readonly server: ResolvedMcpServerOptions,
   ) {}
 
   private readonly writer = new TaskRecordWriter(this.store, this.events, this.clock);
@@ -177,6 +179,11 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
   async execute(taskId: string, interrupt: AbortSignal, retryOnThrow = false): Promise<QueuedRunEnd> {
     const record = await this.store.get(taskId);
     if (!record || record.status !== 'working') return 'skipped';
+    if (record.server !== undefined && record.server !== this.server.path) {
+      // Another server's task: its tools are not this server's to run (its own server's runner runs it).
+      this.logger.warn(`Task ${taskId} belongs to the MCP server at ${record.server}, not ${this.server.path}: not run`);
+      return 'skipped';
+    }
     const replay = await this.replayOf(record);
     if (!replay) return 'ended';
     const controller = this.running.track(record);
@@ -216,7 +223,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
    */
   private async create(call: TaskCall, submitted = false): Promise<McpTaskRecord> {
     const { maxRunningTasksPerCaller: maxRunning, maxStoredTasksPerCaller: maxStored } = this.limits;
-    const created = newTaskRecord(call, randomUUID(), this.clock.now(), this.tasks);
+    const created = newTaskRecord(call, this.server.path, randomUUID(), this.clock.now(), this.tasks);
     // A task created to be submitted (not one a handler starts while it goes on here) is marked now.
     const record = submitted ? this.queuedIfDurable(created) : created;
     await this.store.create(record, { maxRunning, maxStored });

@@ -21,13 +21,14 @@ export interface TaskCall {
 export type TaskRun = Pick<TaskCall, 'tool' | 'input' | 'session'>;
 
 /**
- * The task `taskId` a call starts, `working` from `now` (epoch ms) for `ttlMs`: it keeps the call's
+ * The task `taskId` a call to the server at `server` starts, `working` from `now` (epoch ms) for `ttlMs`: it keeps the call's
  * arguments, protocol version and client capabilities, which a resumed run sees again. It is leased
  * from its first write (`leaseMs`), so a node that stops before it first renews the lease leaves a
  * task that fails within the lease, not one `working` until its ttl.
  */
 export function newTaskRecord(
   call: TaskCall,
+  server: string,
   taskId: string,
   now: number,
   { ttlMs, pollIntervalMs, leaseMs }: Pick<ResolvedMcpTasksOptions, 'ttlMs' | 'pollIntervalMs' | 'leaseMs'>,
@@ -37,6 +38,7 @@ export function newTaskRecord(
     taskId,
     owner: call.principal,
     caller: callerOf(call.exchange, call.principal),
+    server,
     status: 'working',
     createdAt: at,
     lastUpdatedAt: at,

@@ -1,7 +1,5 @@
 /** Where and to whom the Streamable HTTP endpoint answers (part of `McpModule.forRoot`). */
 export interface McpHttpOptions {
-  /** Path of the Streamable HTTP endpoint. Default '/mcp'. */
-  path?: string;
   /** Serve the Streamable HTTP endpoint. Default true (set false for a stdio-only server). */
   http?: boolean;
   /**
@@ -26,7 +24,6 @@ export interface McpHttpOptions {
 
 /** {@link McpHttpOptions} after defaults were applied. */
 export interface ResolvedMcpHttpOptions {
-  readonly path: string;
   readonly http: boolean;
   readonly allowedOrigins: readonly string[];
   readonly allowedHosts: readonly string[];
@@ -38,10 +35,6 @@ export const MCP_HTTP_OPTIONS = Symbol.for('mocapi:options:http');
 
 /** Applies the defaults of the HTTP section; each problem found is added to `problems`. */
 export function resolveHttpOptions(o: McpHttpOptions, problems: string[]): ResolvedMcpHttpOptions {
-  const path = o.path ?? '/mcp';
-  if (typeof path !== 'string' || !path.startsWith('/') || /[?#\s]/.test(path)) {
-    problems.push("`path` must be an absolute URL path such as '/mcp'");
-  }
   for (const key of ['allowedOrigins', 'allowedHosts'] as const) {
     const list = o[key];
     if (list !== undefined && (!Array.isArray(list) || list.some((v) => typeof v !== 'string' || v === ''))) {
@@ -53,7 +46,6 @@ export function resolveHttpOptions(o: McpHttpOptions, problems: string[]): Resol
     problems.push('`sseKeepAliveMs` must be a whole number of milliseconds, 0 or more');
   }
   return {
-    path: typeof path === 'string' && path.length > 1 ? path.replace(/\/+$/, '') : path,
     http: o.http ?? true,
     allowedOrigins: o.allowedOrigins ?? [],
     allowedHosts: o.allowedHosts ?? [],

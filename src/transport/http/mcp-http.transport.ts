@@ -30,15 +30,16 @@ export class McpHttpTransport implements OnModuleInit {
     const type = adapter.getType();
     const instance = adapter.getInstance();
     const paths = mounted.get(instance) ?? new Set<string>();
-    if (paths.has(this.options.path)) {
+    const { path } = this.server;
+    if (paths.has(path)) {
       throw new Error(
-        `Two MCP servers are mounted on ${this.options.path}: give each McpModule.forRoot of this application its own \`path\``,
+        `Two MCP servers are mounted on ${path}: give each McpModule.forRoot of this application its own \`path\``,
       );
     }
-    paths.add(this.options.path);
+    paths.add(path);
     mounted.set(instance, paths);
-    if (type === 'express') bindExpress(instance, this.options.path, this.handler);
-    else if (type === 'fastify') bindFastify(instance, this.options.path, this.handler);
+    if (type === 'express') bindExpress(instance, path, this.handler);
+    else if (type === 'fastify') bindFastify(instance, path, this.handler);
     else {
       this.logger.warn(`No MCP endpoint mounted: HTTP adapter "${type}" is not supported (use Express or Fastify)`);
       return;
@@ -46,6 +47,6 @@ export class McpHttpTransport implements OnModuleInit {
     const eras = [this.server.eras.modern && '2026-07-28', this.server.eras.legacy && '2025-era sessions']
       .filter(Boolean)
       .join(' + ');
-    this.logger.log(`MCP endpoint: ${this.options.path} (${type}; ${eras})`);
+    this.logger.log(`MCP endpoint: ${path} (${type}; ${eras})`);
   }
 }

@@ -7,7 +7,6 @@ import { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
 import { McpStdioConnection } from './mcp-stdio.connection.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../../core/mcp-server.options.js';
 import { MCP_LIMITS, type ResolvedMcpLimits } from '../../core/mcp-limits.options.js';
-import { MCP_HTTP_OPTIONS, type ResolvedMcpHttpOptions } from '../http/mcp-http.options.js';
 
 /** Where a stdio session reads and writes; the process's own stdin/stdout by default. */
 export interface McpStdioStreams {
@@ -41,9 +40,8 @@ export class McpStdioTransport {
     @Optional() private readonly legacy?: LegacyDispatcher,
     @Optional() private readonly sessions?: LegacySessions,
     @Optional() private readonly eras?: McpEraRouter,
-    @Optional() @Inject(MCP_HTTP_OPTIONS) http?: ResolvedMcpHttpOptions,
   ) {
-    this.path = http?.path ?? '/mcp';
+    this.path = options.path;
   }
 
   /** The name and version of the server this transport serves. */

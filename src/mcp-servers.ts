@@ -1,0 +1,102 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from './core/mcp-server.options.js';
+import { McpPromptRegistry } from './discovery/mcp-prompt.registry.js';
+import { McpRegistrar } from './discovery/mcp-registrar.js';
+import { McpResourceRegistry } from './discovery/mcp-resource.registry.js';
+import { McpResourceUpdates } from './discovery/mcp-resource-updates.js';
+import { McpServerExtensions } from './discovery/mcp-server-extensions.js';
+import { McpToolRegistry } from './discovery/mcp-tool.registry.js';
+import { MCP_SERVER_IS_GLOBAL } from './mcp.module-definition.js';
+import { McpTaskRunner } from './tasks/mcp-task.runner.js';
+
+/**
+ * One MCP server of the application (one `McpModule.forRoot`): its path, and the registrar,
+ * registries and extensions that are its own. Found through {@link McpServers}.
+ *
+ * @publicApi
+ */
+@Injectable()
+export class McpServerRef {
+  /** The server's `path`: which server it is among the application's. */
+  readonly path: string;
+  /** The server's `name` (serverInfo.name). */
+  readonly name: string;
+
+  constructor(
+    /** @internal The server's resolved options. */
+    @Inject(MCP_SERVER_OPTIONS) readonly options: ResolvedMcpServerOptions,
+    /** Whether this is the application's global server (`isGlobal`, the default). */
+    @Optional() @Inject(MCP_SERVER_IS_GLOBAL) readonly isGlobal: boolean = false,
+    readonly registrar: McpRegistrar,
+    readonly tools: McpToolRegistry,
+    readonly prompts: McpPromptRegistry,
+    readonly resources: McpResourceRegistry,
+    readonly resourceUpdates: McpResourceUpdates,
+    readonly extensions: McpServerExtensions,
+    /** @internal What runs this server's tasks (a queue's worker hands each job to its own server's). */
+    readonly taskRunner: McpTaskRunner,
+  ) {
+    this.path = options.path;
+    this.name = options.name;
+  }
+}
+
+/**
+ * The MCP servers of the application, by `path`: how an integration module attaches to the server
+ * it is configured for, and how application code reaches the registrar or registries of a server
+ * that is not the global one. Injectable wherever the global server is (or any module that imports
+ * a server), or made from a `ModuleRef` (`new McpServers(moduleRef)`). Look servers up once the
+ * modules are initialised (`onModuleInit` or later).
+ *
+ * ```ts
+ * constructor(private readonly servers: McpServers) {}
+ * onModuleInit() {
+ *   this.servers.get('/mcp/staff').registrar.addTool(this, 'refund', { description: 'Refunds a bill' });
+ * }
+ * ```
+ *
+ * @publicApi
+ */
+@Injectable()
+export class McpServers {
+  constructor(private readonly moduleRef: ModuleRef) {}
+
+  /** Every server of the application, in the order their modules were created. */
+  all(): McpServerRef[] {
+    return this.moduleRef.get(McpServerRef, { strict: false, each: true });
+  }
+
+  /**
+   * The server at `path`; without one, the global server (the one `McpModule.forRoot` did not mark
+   * `isGlobal: false`). Throws, naming the servers there are, when there is no such server.
+   */
+  get(path?: string): McpServerRef {
+    const all = this.all();
+    const served = () => all.map((server) => server.path).join(', ') || 'none';
+    if (path !== undefined) {
+      const found = all.find((server) => server.path === path);
+      if (!found) throw new Error(`No MCP server at path ${path} (this application serves ${served()})`);
+      return found;
+    }
+    const global = all.find((server) => server.isGlobal);
+    if (!global) {
+      throw new Error(
+        `No MCP server of this application is global (it serves ${served()}): name the server by its path`,
+      );
+    }
+    return global;
+  }
+}
+
+/**
+ * Checks the `server` option of an integration module (`module`, e.g. `McpSkillsModule`): the path
+ * of the server it attaches to, or undefined for the global server. Throws when it is not a path.
+ */
+export function attachedServer(server: unknown, module: string): string | undefined {
+  if (server === undefined) return undefined;
+  if (typeof server !== 'string' || !server.startsWith('/')) {
+    throw new Error(`${module}: server must be the path of one of the application's MCP servers (e.g. '/mcp/staff')`);
+  }
+  return server.length > 1 ? server.replace(/\/+$/, '') : server;
+}
