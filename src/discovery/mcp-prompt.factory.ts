@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { McpPromptOptions } from '../decorators/mcp-prompt.decorator.js';
+import { ownValue } from '../protocol/own-property.js';
 import type { PromptDefinition } from '../protocol/wire-types.js';
 import { dtoAllowedValues, dtoToPromptArguments } from '../schema/dto-prompt-arguments.js';
 import { compileDtoValidator } from '../schema/dto-validator.js';
@@ -39,7 +40,9 @@ export class McpPromptFactory {
       handler: this.handlers.create(instance, methodName, contextual),
       validate: dto ? compileDtoValidator(dto) : undefined,
       completions: (argument) => {
-        if (completers[argument]) return completers[argument];
+        // The argument name is the client's: an inherited member (`constructor`…) is no completer.
+        const completer = ownValue(completers, argument);
+        if (completer) return completer;
         const allowed = dto ? dtoAllowedValues(dto, argument) : undefined;
         return allowed ? () => allowed : undefined;
       },

@@ -9,6 +9,7 @@ import type { ServerCapabilities } from '../protocol/wire-types.js';
 import type { McpMethodGroup, MethodHandler } from '../calls/method-handler.js';
 import { ResultStamp } from '../calls/result-stamp.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
+import { ownValue } from '../protocol/own-property.js';
 
 const MAX_VALUES = 100;
 
@@ -69,7 +70,8 @@ export class CompletionMethods implements McpMethodGroup {
     if (ref['type'] === 'ref/resource' && typeof ref['uri'] === 'string') {
       const template = this.resources.templates.get(ref['uri']);
       if (!template) throw McpError.invalidParams(`Unknown resource template: ${ref['uri']}`, { uri: ref['uri'] });
-      return template.completers[argument];
+      // The argument name is the client's: only a completer the template declares answers it.
+      return ownValue(template.completers, argument);
     }
     throw McpError.invalidParams('ref must be { type: "ref/prompt", name } or { type: "ref/resource", uri }');
   }

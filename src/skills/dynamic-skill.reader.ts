@@ -1,3 +1,4 @@
+import { ownValue } from '../protocol/own-property.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpSkillContent } from './mcp-skill.decorator.js';
 import type { SkillOwner } from './skill-catalog.snapshot.js';
@@ -18,7 +19,8 @@ export function dynamicSkillReader(owner: SkillOwner, root: string): object {
   Object.defineProperty(reader, owner.methodName, {
     value: async ({ path }: { path: string }) => {
       const content = await contentFrom(owner);
-      const file = typeof content === 'object' && content !== null ? content[path] : undefined;
+      // The path is the client's: only a file the skill returned is one (`constructor` is not).
+      const file = typeof content === 'object' && content !== null ? ownValue(content, path) : undefined;
       if (file === undefined) throw McpError.resourceNotFound(`${root}${path}`);
       const bytes = bytesOf(file);
       const text = textOf(bytes);

@@ -120,6 +120,46 @@ describe('task transitions', () => {
     expect(answeredRecord(task('working'), { a: { action: 'accept' } }, 10_000, NOW, LEASE)).toBeUndefined();
   });
 
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'answer: an inherited name (%s) is an unknown key, ignored; the record stays as it is',
+    (name) => {
+      const waiting = askedRecord(task('working'), { a: question('A?') }, replay, T0)!;
+      // As tasks/update gets it: JSON.parse makes even "__proto__" an own key of the answers.
+      const responses = JSON.parse(`{"${name}": {"action": "accept", "content": {"x": 1}}}`) as Record<
+        string,
+        Record<string, unknown>
+      >;
+      expect(answeredRecord(waiting, responses, 10_000, NOW, LEASE)).toBeUndefined();
+      // The same with a real answer beside it: only that one is taken.
+      const both = JSON.parse(`{"${name}": {"action": "decline"}, "a": {"action": "cancel"}}`) as typeof responses;
+      const resumed = answeredRecord(waiting, both, 10_000, NOW, LEASE)!;
+      expect(resumed.status).toBe('working');
+      expect(Object.keys(resumed.answers!)).toEqual(['a']);
+      // A store that gives records back from JSON (shared stores) holds plain objects: the same.
+      const stored = JSON.parse(JSON.stringify(waiting)) as McpTaskRecord;
+      expect(answeredRecord(stored, responses, 10_000, NOW, LEASE)).toBeUndefined();
+    },
+  );
+
+  it('ask and answer: a handler key "__proto__" stays a key of the questions, the wire keys and the answers', () => {
+    const waiting = askedRecord(task('working'), JSON.parse('{"__proto__": {}}'), replay, T0)!;
+    expect(Object.keys(waiting.inputRequests!)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(waiting.inputRequests)).toBe(Object.prototype);
+    expect(Object.keys(waiting.inputKeys!)).toEqual(['__proto__']);
+    const answer = { action: 'accept', content: { x: 1 } };
+    const resumed = answeredRecord(
+      waiting,
+      JSON.parse(`{"__proto__": ${JSON.stringify(answer)}}`),
+      10_000,
+      NOW,
+      LEASE,
+    )!;
+    expect(resumed.status).toBe('working');
+    expect(Object.keys(resumed.answers!)).toEqual(['__proto__']);
+    expect(Object.getOwnPropertyDescriptor(resumed.answers, '__proto__')?.value).toEqual(answer);
+    expect(Object.getPrototypeOf(resumed.answers)).toBe(Object.prototype);
+  });
+
   it('answer: a task whose lease lapsed while it waited is working again under the lease given', () => {
     const waited = askedRecord(task('working', { leaseExpiresAt: 1000 }), { a: question('A?') }, replay, T0)!;
     const resumed = answeredRecord(waited, { a: { action: 'accept' } }, 10_000, NOW, LEASE)!;

@@ -1,4 +1,5 @@
 import type { RequestStatePayload } from '../mrtr/request-state.payload.js';
+import { ownValue, setOwn } from '../protocol/own-property.js';
 import type { InputRequest } from '../protocol/wire-types.js';
 import { isTerminal, type McpTaskRecord } from '../task-store/mcp-task.record.js';
 import { checkClientPayload, type TaskEnding } from '../task-store/task-payload.js';
@@ -50,8 +51,8 @@ export function askedRecord(
     let wireKey = ledgerKey;
     for (let n = 2; issued.has(wireKey); n++) wireKey = `${ledgerKey}~${n}`;
     issued.add(wireKey);
-    inputRequests[wireKey] = request;
-    inputKeys[wireKey] = ledgerKey;
+    setOwn(inputRequests, wireKey, request);
+    setOwn(inputKeys, wireKey, ledgerKey);
   }
   return {
     ...record,
@@ -85,9 +86,10 @@ export function answeredRecord(
   const answers = { ...current.answers };
   let taken = 0;
   for (const [wireKey, response] of Object.entries(responses)) {
-    const ledgerKey = current.inputKeys?.[wireKey];
-    if (ledgerKey === undefined || !(wireKey in pending)) continue;
-    answers[ledgerKey] = response;
+    // Own keys only: `constructor`, `toString` or `__proto__` is an unknown key, not an inherited member.
+    const ledgerKey = ownValue(current.inputKeys, wireKey);
+    if (ledgerKey === undefined || !Object.hasOwn(pending, wireKey)) continue;
+    setOwn(answers, ledgerKey, response);
     delete pending[wireKey];
     taken++;
   }

@@ -51,5 +51,13 @@ describe.each(ADAPTERS)('a dynamic skill (files generated per read), on %s', (ad
         data: { uri: 'skill://tonights-specials/wine.md' },
       });
     });
+
+    it.each(['constructor', 'toString', '__proto__'])(
+      'a path that names what every object inherits (%s) is no file either: -32602, not an internal error',
+      async (name) => {
+        const uri = `skill://tonights-specials/${name}`;
+        await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32602, data: { uri } });
+      },
+    );
   });
 });
