@@ -22,12 +22,10 @@ export function answerPush(state: LegacySessionState, message: Record<string, un
     push.resolve(message['result']);
   } else {
     const error = isJsonObject(message['error']) ? message['error'] : {};
+    // Read without converting: a client's `code` may be an object whose toString throws.
+    const code = typeof error['code'] === 'number' || typeof error['code'] === 'string' ? error['code'] : 'no code';
     const detail = typeof error['message'] === 'string' ? `: ${error['message']}` : '';
-    push.reject(
-      new LegacyInputError(
-        `The client answered ${push.method} with an error (${String(error['code'] ?? 'no code')}${detail}).`,
-      ),
-    );
+    push.reject(new LegacyInputError(`The client answered ${push.method} with an error (${code}${detail}).`));
   }
   return true;
 }

@@ -197,6 +197,23 @@ describe.each(ADAPTERS)('a fuzzing client (seed %s), on %s'.replace('%s', String
         headers: wire.headers(),
       }),
     ];
+    // The route tool mirrors region, shard and dryRun in Mcp-Param-* headers (x-mcp-header).
+    const PARAM_HEADERS = [
+      ['region', 'mcp-param-region'],
+      ['shard', 'mcp-param-shard'],
+      ['dryRun', 'mcp-param-dry-run'],
+    ] as const;
+    const hostileRoute = (): { message: Record<string, unknown>; headers: Record<string, string> } => {
+      const args: Record<string, unknown> = {};
+      for (const [property] of PARAM_HEADERS) if (fuzz.next() < 0.7) args[property] = fuzz.headerArgument();
+      const headers = mcpHeaders('tools/call', 'route');
+      for (const [property, header] of PARAM_HEADERS) {
+        const value = fuzz.headerFor(args[property]);
+        if (value !== undefined) headers[header] = value;
+      }
+      return { message: modern('tools/call', { name: 'route', arguments: args }), headers };
+    };
+    templates.push(hostileRoute);
     const mutateHeaders = (headers: Record<string, string>): Record<string, string> => {
       if (fuzz.next() > 0.15) return headers;
       const name = fuzz.pick([
@@ -206,6 +223,8 @@ describe.each(ADAPTERS)('a fuzzing client (seed %s), on %s'.replace('%s', String
         'mcp-session-id',
         'accept',
         'content-type',
+        'mcp-param-region',
+        'mcp-param-shard',
       ]);
       return {
         ...headers,
@@ -226,6 +245,11 @@ describe.each(ADAPTERS)('a fuzzing client (seed %s), on %s'.replace('%s', String
       if (roll < 0.05)
         return { body: fuzz.string(), headers: { 'content-type': 'application/json', accept: 'application/json' } };
       if (roll < 0.1) return { body: JSON.stringify(fuzz.value()), headers: mcpHeaders('tools/list') };
+      // Hostile Mcp-Param-* arguments and headers as sent, so most of them reach the header check.
+      if (roll >= 0.9) {
+        const { message, headers } = hostileRoute();
+        return { body: JSON.stringify(message), headers };
+      }
       const { message, headers } = fuzz.pick(templates)();
       const mutated = roll < 0.2 ? message : fuzz.mutate(message);
       return { body: JSON.stringify(mutated) ?? 'null', headers: mutateHeaders(headers) };
@@ -234,6 +258,8 @@ describe.each(ADAPTERS)('a fuzzing client (seed %s), on %s'.replace('%s', String
     const url = new URL(server.url);
     const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
     const failures: string[] = [];
+    // How the calls of the route tool were answered: results, and errors by code.
+    const routeAnswers = new Map<string, number>();
     let sent = 0;
     try {
       while (sent < MESSAGES_PER_ADAPTER) {
@@ -253,6 +279,11 @@ describe.each(ADAPTERS)('a fuzzing client (seed %s), on %s'.replace('%s', String
                   : readable
                     ? wrongId(message.body, text)
                     : undefined;
+              if (message.body.includes('"name":"route"')) {
+                const answer = lastMessage(text) as { result?: unknown; error?: { code?: unknown } } | undefined;
+                const kind = answer?.result ? 'result' : String(answer?.error?.code ?? status);
+                routeAnswers.set(kind, (routeAnswers.get(kind) ?? 0) + 1);
+              }
               if (problem)
                 failures.push(
                   `${problem}: ${status} ${JSON.stringify(message.headers)} for ${message.body.slice(0, 300)} → ${text.slice(0, 300)}`,
@@ -268,6 +299,9 @@ describe.each(ADAPTERS)('a fuzzing client (seed %s), on %s'.replace('%s', String
     }
     expect(failures).toEqual([]);
     expect(logger.errors).toEqual([]);
+    // The hostile Mcp-Param-* calls reached the header check, and well-mirrored ones went through.
+    expect(routeAnswers.get('-32020')).toBeGreaterThan(100);
+    expect(routeAnswers.get('result')).toBeGreaterThan(10);
     expect(sent).toBe(MESSAGES_PER_ADAPTER);
   }, 120_000);
 });

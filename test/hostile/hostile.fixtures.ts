@@ -1,7 +1,14 @@
 import { Injectable, Module, type DynamicModule } from '@nestjs/common';
 import { Type } from 'class-transformer';
-import { IsNumber, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { ElicitationContext, McpModule, type McpModuleOptions, McpProgressReporter, McpTool } from '../../src/index.js';
+import { IsBoolean, IsInt, IsNumber, IsOptional, IsString, ValidateNested } from 'class-validator';
+import {
+  ElicitationContext,
+  McpModule,
+  type McpModuleOptions,
+  McpProgressReporter,
+  McpProperty,
+  McpTool,
+} from '../../src/index.js';
 
 class Node {
   @IsString() name!: string;
@@ -11,6 +18,13 @@ class Node {
 export class TreeDto {
   @ValidateNested() @Type(() => Node) root!: Node;
   @IsOptional() @IsNumber() weight?: number;
+}
+
+/** Arguments mirrored in `Mcp-Param-*` headers (`x-mcp-header`): one of each type a header may carry. */
+export class RouteDto {
+  @McpProperty({ header: 'Region' }) @IsString() region!: string;
+  @McpProperty({ header: 'Shard' }) @IsOptional() @IsInt() shard?: number;
+  @McpProperty({ header: 'Dry-Run' }) @IsOptional() @IsBoolean() dryRun?: boolean;
 }
 
 /** What the handlers saw: aborted signals of timed-out calls. */
@@ -30,6 +44,11 @@ export class HostileTools {
   @McpTool({ name: 'tree', description: 'Reads a nested DTO' })
   tree(input: TreeDto): string {
     return `${input.root.name} ${input.weight ?? 0}`;
+  }
+
+  @McpTool({ name: 'route', description: 'Echoes the arguments its Mcp-Param headers mirror' })
+  route(input: RouteDto): string {
+    return `${input.region} ${input.shard ?? '-'} ${input.dryRun ?? '-'}`;
   }
 
   @McpTool({ name: 'echo', description: 'Echoes its arguments' })

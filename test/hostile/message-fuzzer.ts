@@ -102,6 +102,80 @@ export class MessageFuzzer {
     ]);
   }
 
+  /**
+   * A value for an argument a tool mirrors in an `Mcp-Param-*` header (`x-mcp-header`): objects that
+   * define their own toString or valueOf, arrays, nested values, null, huge strings, non-ASCII text,
+   * CR/LF, as well as the strings, numbers and booleans a header may carry.
+   */
+  headerArgument(): unknown {
+    switch (this.int(14)) {
+      case 0:
+        return { toString: 1 };
+      case 1:
+        return { toString: 1, valueOf: 1 };
+      case 2:
+        return { toString: 'eu-west', valueOf: 'eu-west', constructor: { prototype: { toString: 1 } } };
+      case 3:
+        // An own "__proto__" key, as JSON.parse makes it (a literal would set the prototype).
+        return JSON.parse('{"__proto__":{"toString":1,"valueOf":1}}') as unknown;
+      case 4:
+        return this.pick([[], ['eu-west'], [['eu-west']], [{ toString: 1 }], [1, 2]]);
+      case 5:
+        return this.nested(this.int(40));
+      case 6:
+        return null;
+      case 7:
+        // Up to 15,000 characters: three of them stay under the 100 KB body limit (a larger body
+        // is refused unread, without the request's id).
+        return this.pick(['x', '\u00e9', '=?base64?']).repeat(15_000).slice(0, this.int(15_000));
+      case 8:
+        return this.pick(['Zürich', '東京', '😀', '\ud800', 'café ✓', '\u0085']);
+      case 9:
+        return this.pick(['eu\r\nX-Injected: 1', '\r\n', '\n', ' padded ', '=?base64?ZXU=?=', '\u0000', '']);
+      case 10:
+        return this.pick([0, -0, -1, 3, 2 ** 53, Number.MAX_SAFE_INTEGER + 2, 1.5, 1e308, 5e-324]);
+      case 11:
+        return this.next() < 0.5;
+      case 12:
+        return this.value();
+      default:
+        return this.pick(['eu-west', 'us-east', this.string()]);
+    }
+  }
+
+  /**
+   * The `Mcp-Param-*` header a client might send for `value`: mostly its SEP-2243 mirror (plain
+   * when it is safe ASCII, else `=?base64?…?=`), sometimes a stand-in (`[object Object]`, the
+   * value's JSON, garbage), sometimes none (undefined). Always something node:http can send, at
+   * most 6,000 characters (a longer header would be refused by the HTTP parser, not by MCP).
+   */
+  headerFor(value: unknown): string | undefined {
+    const roll = this.next();
+    if (roll < 0.1 || (value === undefined && roll < 0.8)) return undefined;
+    let text: string;
+    if (roll < 0.3 || value === undefined || value === null) {
+      text = this.pick([
+        '[object Object]',
+        'eu-west',
+        '',
+        '3',
+        'true',
+        '=?base64?!!?=',
+        '=?base64?ZXU=?=',
+        this.string(),
+      ]);
+    } else if (typeof value === 'string') {
+      text = value;
+    } else if (typeof value === 'number' || typeof value === 'boolean') {
+      text = String(value);
+    } else {
+      text = this.pick(['[object Object]', JSON.stringify(value) ?? '', 'eu-west', '1', 'true']);
+    }
+    const plain = /^(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?$/.test(text) && !text.startsWith('=?');
+    const header = plain ? text : `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
+    return header.slice(0, 6_000);
+  }
+
   nested(depth: number): unknown {
     let value: unknown = 'leaf';
     for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { child: value };

@@ -50,7 +50,31 @@ export function verifyRequestHeaders(
   }
 }
 
-/** `Mcp-Param-{Name}` must mirror every argument its tool marks with `x-mcp-header`. */
+/**
+ * The text a client mirrors for an argument (SEP-2243): a string as it is, an integer in decimal, a
+ * boolean as `true` or `false`. Undefined for anything else (an object, an array, a number JSON
+ * cannot carry): no header can mirror such a value. Never calls a conversion a client's object may
+ * define (`toString`, `valueOf`, `Symbol.toPrimitive`), so `{"toString":1}` or `{}` cannot throw,
+ * or pass as `[object Object]`, and `["eu"]` cannot pass as `eu`.
+ */
+function mirroredText(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return value;
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      return Number.isFinite(value) ? String(value) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * `Mcp-Param-{Name}` must mirror every argument its tool marks with `x-mcp-header`. An argument no
+ * header can carry (see {@link mirroredText}) is a mismatch too: -32020 with HTTP 400, as for a
+ * missing or different header.
+ */
 export function verifyParamHeaders(
   headers: IncomingHttpHeaders,
   headerParams: readonly McpHeaderParam[],
@@ -59,13 +83,20 @@ export function verifyParamHeaders(
   for (const { property, header } of headerParams) {
     const label = `Mcp-Param-${header}`;
     const actual = headerValue(headers, label.toLowerCase());
-    const value = args[property];
+    // Only the client's own properties: an absent `valueOf` is absent, not Object.prototype's.
+    const value = Object.hasOwn(args, property) ? args[property] : undefined;
     if (value === undefined || value === null) {
       if (actual !== undefined)
         throw McpError.headerMismatch(`Header ${label} is set but argument ${property} is absent`);
       continue;
     }
+    const expected = mirroredText(value);
+    if (expected === undefined) {
+      throw McpError.headerMismatch(
+        `Argument ${property} cannot be mirrored in header ${label}: send a string, an integer or a boolean`,
+      );
+    }
     if (actual === undefined) throw McpError.headerMismatch(`Missing required header ${label}`);
-    if (actual !== String(value)) throw McpError.headerMismatch(`Header ${label} does not match argument ${property}`);
+    if (actual !== expected) throw McpError.headerMismatch(`Header ${label} does not match argument ${property}`);
   }
 }
