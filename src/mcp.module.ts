@@ -218,7 +218,8 @@ const methodGroups: Provider[] = [
     provide: MCP_METHOD_GROUPS,
     useFactory: (options: ResolvedMcpOptions, isGlobal: boolean | undefined, ...all: unknown[]) => {
       const integration = all.pop() as McpMethodGroup | undefined;
-      const attached = integration && (integration.server === undefined ? isGlobal === true : integration.server === options.path);
+      const attached =
+        integration && (integration.server === undefined ? isGlobal === true : integration.server === options.path);
       return attached ? [...all, integration] : all;
     },
     inject: [

@@ -73,7 +73,11 @@ export class McpAppsInstaller implements OnModuleInit, OnApplicationBootstrap {
         throw new Error(`${what}: an app resource must be on a singleton provider (not request-scoped or transient).`);
       }
       checkUiUri(options.uri, what);
-      this.server.registrar.addResource(instance, methodName, this.resourceOptions(options, options.name ?? methodName, what));
+      this.server.registrar.addResource(
+        instance,
+        methodName,
+        this.resourceOptions(options, options.name ?? methodName, what),
+      );
     }
   }
 

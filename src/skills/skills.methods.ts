@@ -96,7 +96,6 @@ export class SkillsMethods implements McpMethodGroup {
     return stamped;
   }
 
-
   private isVisible(exchange: McpExchange, item: CatalogSkill): boolean {
     const target = targetOf(item);
     return target === undefined || this.access.isVisible(exchange, target);
