@@ -22,23 +22,48 @@ export class McpServerRef {
   readonly path: string;
   /** The server's `name` (serverInfo.name). */
   readonly name: string;
+  /** Whether this is the application's global server (`isGlobal`, the default). */
+  readonly isGlobal: boolean;
+  /** Adds and removes this server's tools, prompts and resources at run time. */
+  readonly registrar: McpRegistrar;
+  /** This server's tools. */
+  readonly tools: McpToolRegistry;
+  /** This server's prompts. */
+  readonly prompts: McpPromptRegistry;
+  /** This server's resources and resource templates. */
+  readonly resources: McpResourceRegistry;
+  /** Tells this server's subscribers that a resource changed. */
+  readonly resourceUpdates: McpResourceUpdates;
+  /** The extensions this server declares. */
+  readonly extensions: McpServerExtensions;
+  /** @internal The server's resolved options (for integrations that answer on its behalf). */
+  readonly options: ResolvedMcpServerOptions;
+  /** @internal What runs this server's tasks (a queue's worker hands each job to its own server's). */
+  readonly taskRunner: McpTaskRunner;
 
+  /** @internal */
   constructor(
-    /** @internal The server's resolved options. */
-    @Inject(MCP_SERVER_OPTIONS) readonly options: ResolvedMcpServerOptions,
-    /** Whether this is the application's global server (`isGlobal`, the default). */
-    @Optional() @Inject(MCP_SERVER_IS_GLOBAL) readonly isGlobal: boolean = false,
-    readonly registrar: McpRegistrar,
-    readonly tools: McpToolRegistry,
-    readonly prompts: McpPromptRegistry,
-    readonly resources: McpResourceRegistry,
-    readonly resourceUpdates: McpResourceUpdates,
-    readonly extensions: McpServerExtensions,
-    /** @internal What runs this server's tasks (a queue's worker hands each job to its own server's). */
-    readonly taskRunner: McpTaskRunner,
+    @Inject(MCP_SERVER_OPTIONS) options: ResolvedMcpServerOptions,
+    @Optional() @Inject(MCP_SERVER_IS_GLOBAL) isGlobal: boolean | undefined,
+    registrar: McpRegistrar,
+    tools: McpToolRegistry,
+    prompts: McpPromptRegistry,
+    resources: McpResourceRegistry,
+    resourceUpdates: McpResourceUpdates,
+    extensions: McpServerExtensions,
+    taskRunner: McpTaskRunner,
   ) {
+    this.options = options;
+    this.taskRunner = taskRunner;
     this.path = options.path;
     this.name = options.name;
+    this.isGlobal = isGlobal === true;
+    this.registrar = registrar;
+    this.tools = tools;
+    this.prompts = prompts;
+    this.resources = resources;
+    this.resourceUpdates = resourceUpdates;
+    this.extensions = extensions;
   }
 }
 
