@@ -17,7 +17,8 @@ import {
 } from '@nestjs/common';
 import { APP_GUARD, ExternalContextCreator } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
-import { catchError, map, type Observable, of } from 'rxjs';
+import { inspect } from 'node:util';
+import { catchError, map, type Observable, of, throwError } from 'rxjs';
 import { McpArgs, McpCtx } from '../decorators/mcp-param.decorators.js';
 import { InputRequiredException } from '../mrtr/exceptions/input-required.exception.js';
 import { type McpCallScope, mcpCallScope } from '../mrtr/mcp-call.scope.js';
@@ -69,6 +70,22 @@ class Plain {
   }
   contextType(@ContextType() type: string): string {
     return type;
+  }
+}
+
+/** A tool error carrying client text that imitates a log line of its own. */
+const FORGED = 'no table for "x\r\n[Nest] 1  - 01/01/2026, 00:00:00   ERROR [Forged] pwned"';
+
+@Injectable()
+class Forging {
+  throws(): never {
+    throw new Error(FORGED);
+  }
+  async rejects(): Promise<never> {
+    throw new Error(FORGED);
+  }
+  errors(): Observable<never> {
+    return throwError(() => new Error(FORGED));
   }
 }
 
@@ -305,5 +322,40 @@ describe('McpHandlerFactory', () => {
       const handler = app.get(McpHandlerFactory).create(app.get(Plain), 'contextType');
       await expect(handler.invoke({}, exchange)).resolves.toBe('mcp');
     });
+  });
+
+  describe('an error carrying client text, as Nest logs it (util.inspect, as its ConsoleLogger prints)', () => {
+    it.each(['direct', 'pipeline'] as const)(
+      'through the %s path: logged once with its stack, no line of it starts with the client text',
+      async (through) => {
+        app = await appWith(
+          Forging,
+          [],
+          through === 'pipeline' ? { interceptor: { intercept: (_context, next) => next.handle() } } : {},
+        );
+        const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+        const factory = app.get(McpHandlerFactory);
+        for (const method of ['throws', 'rejects', 'errors']) {
+          error.mockClear();
+          const thrown = await factory
+            .create(app.get(Forging), method)
+            .invoke({}, exchange)
+            .then(
+              () => undefined,
+              (reason: unknown) => reason,
+            );
+          // The caller (the client's isError result) gets the message as the tool wrote it.
+          expect(thrown).toHaveProperty('message', FORGED);
+          const logged = error.mock.calls
+            .filter((_, i) => (error.mock.contexts[i] as { context?: string }).context === 'ExceptionsHandler')
+            .map(([first]) => first);
+          expect(logged).toEqual([thrown]);
+          const printed = inspect(logged[0]).split(/\r\n|\r|\n/);
+          expect(printed[0]).toContain('ERROR [Forged] pwned');
+          expect(printed.filter((line) => line.startsWith('[Nest]'))).toEqual([]);
+          expect(printed.slice(1).every((line) => /^ {4}at /.test(line))).toBe(true);
+        }
+      },
+    );
   });
 });

@@ -7,13 +7,14 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { ApplicationConfig, type ContextId, ContextIdFactory, ExternalContextCreator, ModuleRef } from '@nestjs/core';
-import { isObservable, lastValueFrom } from 'rxjs';
+import { isObservable, lastValueFrom, tap } from 'rxjs';
 import { isInputRequired } from '../mrtr/exceptions/input-required.exception.js';
 import { mcpCallScope } from '../mrtr/mcp-call.scope.js';
 import { ROUTE_ARGS_METADATA } from '../decorators/mcp-metadata.constants.js';
 import { INPUT_REQUIRED_FILTER } from '../mrtr/input-required.filter.js';
 import { INPUT_REQUIRED_INTERCEPTOR } from '../mrtr/input-required.interceptor.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
+import { escapeStacksForLog } from '../telemetry/log-stack.js';
 import type { McpHandler } from './mcp-handler.js';
 import { McpParamsFactory } from './mcp-params.factory.js';
 import type { McpRequestContext } from './mcp-request-context.js';
@@ -125,10 +126,26 @@ export class McpHandlerFactory {
  * - our interceptor, the innermost one (method-level interceptors run inside global and class
  *   ones, in declaration order), when an interceptor of the application may wrap the method: it
  *   turns the signal into the sealed round, so those see a result, never the signal.
+ *
+ * What the method throws (at once, by a rejected promise or an erroring Observable) has its stack
+ * made safe for a log line first (see {@link escapeForLog}): Nest's exception handler logs it.
  */
 function callbackFor(instance: object, methodName: string, method: Method, intercepted: boolean): Method {
   const callback = function (this: unknown, ...args: unknown[]): unknown {
-    return method.apply(this, args);
+    let value: unknown;
+    try {
+      value = method.apply(this, args);
+    } catch (error) {
+      escapeForLog(error);
+      throw error;
+    }
+    if (value instanceof Promise) {
+      return value.catch((error: unknown) => {
+        escapeForLog(error);
+        throw error;
+      });
+    }
+    return isObservable(value) ? value.pipe(tap({ error: escapeForLog })) : value;
   };
   Object.defineProperty(callback, 'name', { value: method.name });
   for (const key of Reflect.getMetadataKeys(method)) {
@@ -145,6 +162,20 @@ function callbackFor(instance: object, methodName: string, method: Method, inter
 
 const exceptionsLogger = new Logger('ExceptionsHandler');
 
+/** Whether Nest's external exception handler logs `error` (when no filter of the application takes it). */
+function loggedByNest(error: unknown): error is Error {
+  return error instanceof Error && !(error instanceof IntrinsicException) && !isInputRequired(error);
+}
+
+/**
+ * A handler's error that Nest logs as an ERROR, with its stack, gets that stack escaped first
+ * (`escapeStacksForLog`): a tool's `new Error(\`… ${input}\`)` with CR or LF in the input must not
+ * forge a log line of its own. The message, which the client is answered, stays as it was.
+ */
+function escapeForLog(error: unknown): void {
+  if (loggedByNest(error)) escapeStacksForLog(error);
+}
+
 /**
  * What Nest's pipeline does around a method when nothing is bound, without its layers: the method
  * with the call's arguments, an Observable resolved to its last value; the signal turned into the
@@ -158,7 +189,8 @@ async function callDirectly(instance: object, method: Method, input: unknown, ex
   } catch (error) {
     const scope = mcpCallScope.getStore();
     if (isInputRequired(error) && scope) return scope.seal(error);
-    if (error instanceof Error && !(error instanceof IntrinsicException) && !isInputRequired(error)) {
+    if (loggedByNest(error)) {
+      escapeStacksForLog(error);
       exceptionsLogger.error(error);
     }
     throw error;

@@ -8,6 +8,7 @@ import { McpError } from '../protocol/mcp.error.js';
 import { McpHttpChallenge } from '../protocol/mcp-http-challenge.js';
 import type { McpProtocolEra } from '../protocol/protocol-era.js';
 import { type DispatchOutcome, failure, type JsonRpcRequestParts, succeeded } from '../protocol/rpc-outcome.js';
+import { logStack } from '../telemetry/log-stack.js';
 import { logText } from '../telemetry/log-text.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { outcomeOfResponse, startTrace } from '../telemetry/mcp-request-trace.js';
@@ -87,7 +88,7 @@ export class McpRequestPipeline {
     }
     this.logger.error(
       `Unexpected failure answering ${logText(method)}`,
-      error instanceof Error ? error.stack : logText(error),
+      error instanceof Error ? logStack(error) : logText(error),
     );
     return failure(id, McpError.internal());
   }

@@ -28,4 +28,14 @@ describe('logText', () => {
     expect(logText(42)).toBe('42');
     expect(logText(undefined)).toBe('undefined');
   });
+
+  it('renders objects as JSON, without calling a toString or valueOf they carry', () => {
+    expect(logText({ toString: 1, valueOf: 1 })).toBe('{"toString":1,"valueOf":1}');
+    expect(logText(['a', { b: null }])).toBe('["a",{"b":null}]');
+    expect(logText(() => 1)).toBe('(function)');
+    expect(logText(new TypeError('bad'))).toBe('bad');
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    expect(logText(cyclic)).toBe('(unprintable object)');
+  });
 });

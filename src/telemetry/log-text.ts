@@ -11,9 +11,23 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
  * terminal, and cut to {@link MAX_LOG_TEXT} characters.
  */
 export function logText(value: unknown, max = MAX_LOG_TEXT): string {
-  const text = typeof value === 'string' ? value : String(value);
+  const text = typeof value === 'string' ? value : printable(value);
   const cut = text.length > max ? `${text.slice(0, max)}…(${text.length} chars)` : text;
   return cut.replace(UNSAFE, escapeControl);
+}
+
+/**
+ * A value that is not a string, as text. A primitive goes through `String()`; an object as JSON,
+ * never through a conversion it may define: a client's `{"toString":1}` would make `String()` throw.
+ */
+function printable(value: unknown): string {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return String(value);
+  if (value instanceof Error) return value.message;
+  try {
+    return JSON.stringify(value) ?? `(${typeof value})`;
+  } catch {
+    return `(unprintable ${typeof value})`;
+  }
 }
 
 function escapeControl(char: string): string {

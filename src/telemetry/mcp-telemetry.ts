@@ -8,6 +8,8 @@ import type { McpTransportInfo } from '../protocol/mcp-exchange.js';
 import type { InputRequest } from '../protocol/wire-types.js';
 import type { McpAuditEvent } from './mcp-audit-event.js';
 import { LoggerAuditSink, McpAuditSink } from './mcp-audit.sink.js';
+import { logStack } from './log-stack.js';
+import { logText } from './log-text.js';
 import { MCP_OBSERVER_METADATA } from './mcp-observer.decorator.js';
 import type { McpRequestObserver } from './mcp-request-observer.js';
 import type { McpSessionEnd } from './mcp-session-end.js';
@@ -216,6 +218,9 @@ export class McpTelemetry implements OnModuleInit {
   }
 
   private failed(hook: string, error: unknown): void {
-    this.logger.error(`An MCP request observer failed (${hook})`, error instanceof Error ? error.stack : String(error));
+    this.logger.error(
+      `An MCP request observer failed (${hook})`,
+      error instanceof Error ? logStack(error) : logText(error),
+    );
   }
 }

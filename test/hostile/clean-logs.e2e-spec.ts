@@ -1,3 +1,5 @@
+import { jest } from '@jest/globals';
+import { ConsoleLogger } from '@nestjs/common';
 import { connect } from 'node:net';
 import { McpCallAbortedError } from '../../src/index.js';
 import { LegacyWire } from '../legacy/legacy-wire.js';
@@ -132,5 +134,69 @@ describe.each(ADAPTERS)('client-caused stops and client text in logs, on %s', (a
     expect(written.some((l) => l.level === 'debug' && l.text.includes('resources/read'))).toBe(true);
     // eslint-disable-next-line no-control-regex
     for (const line of written) expect(line.text).not.toMatch(/[\r\n\u001b\u2028]/);
+  });
+});
+
+describe.each(ADAPTERS)("a tool's error quoting client text, as Nest's ConsoleLogger prints it, on %s", (adapter) => {
+  const FORGED_LINE = '[Nest] 1  - 01/01/2026, 00:00:00   ERROR [Forged] pwned';
+  const title = `x\r\n${FORGED_LINE}\u2028\u001b[31m`;
+  let server: RunningApp;
+
+  beforeAll(async () => {
+    const logger = new ConsoleLogger({ colors: false, logLevels: ['error', 'fatal'] });
+    server = await startMrtrApp(cleanLogsModule(), adapter, { logger });
+  });
+  afterAll(() => server.close());
+
+  /** Every line written to stdout and stderr while `act` runs. */
+  async function printedWhile(act: () => Promise<void>): Promise<string[]> {
+    const printed: string[] = [];
+    const capture = (chunk: unknown) => {
+      printed.push(String(chunk));
+      return true;
+    };
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(capture);
+    const stdout = jest.spyOn(process.stdout, 'write').mockImplementation(capture);
+    try {
+      await act();
+    } finally {
+      stderr.mockRestore();
+      stdout.mockRestore();
+    }
+    return printed.join('').split(/\r\n|\r|\n|\u2028|\u2029/);
+  }
+
+  const expectOneSafeError = (lines: string[]) => {
+    expect(lines.filter((line) => line.startsWith(FORGED_LINE))).toEqual([]);
+    // Still logged, once, at ERROR, with its stack for the operator; the client text escaped.
+    const errors = lines.filter((line) => / ERROR \[ExceptionsHandler\] /.test(line));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(`Cannot file a note titled x\\r\\n${FORGED_LINE}\\u2028\\u001b[31m`);
+    expect(lines.some((line) => /^ {4}at /.test(line))).toBe(true);
+    // eslint-disable-next-line no-control-regex
+    expect(lines.filter((line) => /\u001b/.test(line))).toEqual([]);
+  };
+
+  it('2026-07-28: the isError result carries the message as thrown; the log line cannot be forged', async () => {
+    let text = '';
+    const lines = await printedWhile(async () => {
+      const answer = await rpc(server.url, 'tools/call', { name: 'file_note', arguments: { title } });
+      expect(answer.json.result.isError).toBe(true);
+      text = answer.json.result.content[0].text;
+    });
+    expect(text).toBe(`Cannot file a note titled ${title}`);
+    expectOneSafeError(lines);
+  });
+
+  it('2025-11-25: the same', async () => {
+    const wire = await LegacyWire.open(server.url);
+    const lines = await printedWhile(async () => {
+      const answer = await wire.request('tools/call', { name: 'file_note', arguments: { title } });
+      expect(answer.json.result).toMatchObject({
+        isError: true,
+        content: [{ text: `Cannot file a note titled ${title}` }],
+      });
+    });
+    expectOneSafeError(lines);
   });
 });

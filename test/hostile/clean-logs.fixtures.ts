@@ -98,6 +98,12 @@ export class CleanLogTools {
     return answer.action === 'accept' ? answer.content.name : 'nobody';
   }
 
+  /** A tool that fails the usual way, its message quoting the client's input. */
+  @McpTool({ name: 'file_note', description: 'Files a note under a title' })
+  fileNote(input: { title?: unknown }): never {
+    throw new Error(`Cannot file a note titled ${String(input.title)}`);
+  }
+
   @McpResourceTemplate({ uriTemplate: 'notes://{id}', name: 'note', description: 'A note by id' })
   note(input: { id: string; uri: string }): string {
     if (input.id !== 'one') throw McpError.resourceNotFound(input.uri);

@@ -15,6 +15,8 @@ import { isJsonObject } from '../../protocol/is-json-object.js';
 import { type JsonRpcId, requestIdOf } from '../../protocol/json-rpc.js';
 import { type RefusalListener, ResponseWriter } from './response-writer.js';
 import { SseKeepAlive } from './sse-keep-alive.js';
+import { logStack } from '../../telemetry/log-stack.js';
+import { logText } from '../../telemetry/log-text.js';
 import { McpTelemetry } from '../../telemetry/mcp-telemetry.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../../core/mcp-server.options.js';
 import { MCP_HTTP_OPTIONS, type ResolvedMcpHttpOptions } from './mcp-http.options.js';
@@ -235,7 +237,7 @@ export class McpHttpHandler {
     if (error instanceof McpError) return answer(error.httpStatus, failure(id, error).response, error.httpHeaders);
     this.logger.error(
       'Unexpected failure in the MCP HTTP endpoint',
-      error instanceof Error ? error.stack : String(error),
+      error instanceof Error ? logStack(error) : logText(error),
     );
     answer(500, failure(id, McpError.internal()).response);
   }

@@ -19,6 +19,7 @@ import { isJsonObject } from '../../protocol/is-json-object.js';
 import { McpCallAbortedError } from '../../protocol/mcp-call-aborted.error.js';
 import { LIMIT_DEFAULTS } from '../../core/mcp-limits.options.js';
 import { StdioBacklog, type StdioOutgoingMessage } from './stdio-backlog.js';
+import { logStack } from '../../telemetry/log-stack.js';
 import { logText } from '../../telemetry/log-text.js';
 import { toWireJson } from '../../protocol/wire-json.js';
 
@@ -237,7 +238,7 @@ export class McpStdioConnection {
     }
     this.logger.error(
       'Unexpected failure answering a stdio message',
-      error instanceof Error ? error.stack : String(error),
+      error instanceof Error ? logStack(error) : logText(error),
     );
     return failure(id, McpError.internal()).response;
   }
