@@ -1,6 +1,94 @@
-import { McpTestClient, McpTestError } from '../src/testing/index.js';
+import type { LoggerService } from '@nestjs/common';
+import { request as httpRequest } from 'node:http';
+import { McpPrincipalSource, type McpPrincipalRequest } from '../src/index.js';
+import { type McpAnswerer, McpTestClient, McpTestError } from '../src/testing/index.js';
 import { AppModule } from '../sample/app.module.js';
 import { BookingService } from '../sample/booking/booking.service.js';
+
+/** Every line the application logs, with its level. */
+class RecordingLogger implements LoggerService {
+  readonly lines: Array<{ level: string; text: string }> = [];
+  private record(level: string, message: unknown, rest: unknown[]): void {
+    this.lines.push({ level, text: [message, ...rest].map((part) => String(part)).join(' | ') });
+  }
+  log(message: unknown, ...rest: unknown[]): void {
+    this.record('log', message, rest);
+  }
+  warn(message: unknown, ...rest: unknown[]): void {
+    this.record('warn', message, rest);
+  }
+  error(message: unknown, ...rest: unknown[]): void {
+    this.record('error', message, rest);
+  }
+  fatal(message: unknown, ...rest: unknown[]): void {
+    this.record('fatal', message, rest);
+  }
+  debug(message: unknown, ...rest: unknown[]): void {
+    this.record('debug', message, rest);
+  }
+  verbose(message: unknown, ...rest: unknown[]): void {
+    this.record('verbose', message, rest);
+  }
+  get errors(): string[] {
+    return this.lines.filter((l) => l.level === 'error' || l.level === 'fatal').map((l) => l.text);
+  }
+}
+
+/** The guest a request names in `x-guest`: a principal source as an application might write one. */
+class GuestHeaderPrincipal extends McpPrincipalSource {
+  resolve(request: McpPrincipalRequest): string | null {
+    const guest = request.transport.kind === 'http' ? request.transport.request.headers['x-guest'] : undefined;
+    return typeof guest === 'string' ? guest : null;
+  }
+}
+
+/**
+ * `resources/read` of `uri` as another client would send it: from `localAddress` (another loopback
+ * address is another client address) and with `headers`. Resolves to the JSON-RPC answer.
+ */
+function readAs(
+  url: string,
+  uri: string,
+  from: { localAddress?: string; headers?: Record<string, string> } = {},
+): Promise<{ result?: any; error?: any }> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'resources/read',
+    params: {
+      uri,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    },
+  });
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      {
+        method: 'POST',
+        localAddress: from.localAddress,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'resources/read',
+          'mcp-name': uri,
+          ...from.headers,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve(JSON.parse(text)));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 describe.each(['express', 'fastify'] as const)(
   'the sample server, through @mocapi/nestjs/testing, on %s',
@@ -13,6 +101,17 @@ describe.each(['express', 'fastify'] as const)(
     afterEach(() => mcp.close());
 
     const booking = { date: '2026-12-24', partySize: 4, name: 'Ada', email: 'ada@example.com' };
+
+    /** Books Ada's table at 19:00 through book_table, answering both questions. */
+    const bookAt19 = async (client: McpTestClient) => {
+      const accept: McpAnswerer = (request) => {
+        const asksTime = String((request.params as { message: string }).message).startsWith('Which');
+        const content: Record<string, string | boolean> = asksTime ? { time: '19:00' } : { confirm: true };
+        return { action: 'accept', content };
+      };
+      const { result } = await client.callToolAnswering('book_table', booking, accept);
+      return result['structuredContent'] as { reference: string };
+    };
 
     it('lists its tools with generated schemas', async () => {
       const tools = await mcp.listTools();
@@ -69,7 +168,7 @@ describe.each(['express', 'fastify'] as const)(
       const first = await mcp.callTool('book_table', booking);
       const second = await first.respond({ 'elicit-1': { action: 'accept', content: { time: '21:00' } } });
       // Four other guests take every table at 21:00 before this guest confirms.
-      for (let i = 0; i < 4; i++) bookings.book({ ...booking, name: `Guest ${i}`, time: '21:00' });
+      for (let i = 0; i < 4; i++) bookings.book({ ...booking, name: `Guest ${i}`, time: '21:00' }, 'other guests');
       const third = await second.respond({ 'elicit-2': { action: 'accept', content: { confirm: true } } });
       expect(third.isComplete).toBe(false);
       const question = Object.values(third.inputRequests)[0]!;
@@ -98,6 +197,77 @@ describe.each(['express', 'fastify'] as const)(
       await expect(mcp.callTool('find_tables', args)).rejects.toEqual(
         expect.objectContaining({ code: -32050, status: 429, data: { retryAfterMs: expect.any(Number) } }),
       );
+    });
+
+    it('answers a full seating with a tool error the model can act on, and logs nothing at ERROR', async () => {
+      // book_seating is the seating picker's: only a client that renders apps may call it.
+      const apps = await McpTestClient.start(AppModule, { adapter, apps: true });
+      const logger = new RecordingLogger();
+      apps.app.useLogger(logger);
+      try {
+        const bookings = apps.app.get(BookingService);
+        for (let i = 0; i < 4; i++) bookings.book({ ...booking, name: `Guest ${i}`, time: '21:00' }, 'other guests');
+        const round = await apps.callTool('book_seating', { ...booking, time: '21:00' });
+        expect(round.result['isError']).toBe(true);
+        expect(round.result['content']).toEqual([
+          {
+            type: 'text',
+            text:
+              'No table left at 21:00 on 2026-12-24: another guest took the last one. Nothing was booked. ' +
+              'Call find_tables for the seatings still free for 4, and book one of those.',
+          },
+        ]);
+        expect(bookings.all().filter((b) => b.name === 'Ada')).toHaveLength(0);
+        expect(logger.errors).toEqual([]);
+        // A free seating still books.
+        const booked = await apps.callTool('book_seating', { ...booking, time: '20:00' });
+        expect(booked.result['isError']).toBeUndefined();
+        expect(logger.errors).toEqual([]);
+      } finally {
+        await apps.close();
+      }
+    });
+
+    it('serves a booking to the client that booked it, and to no other', async () => {
+      const { reference } = await bookAt19(mcp);
+      const uri = `bistro://bookings/${reference}`;
+      const own = await mcp.readResource(uri);
+      expect(JSON.parse((own.result['contents'] as Array<{ text: string }>)[0]!.text)).toMatchObject({
+        reference,
+        name: 'Ada',
+        email: 'ada@example.com',
+      });
+      // Another client (another address): the answer of an unknown reference, no guest's data.
+      const other = await readAs(mcp.url, uri, { localAddress: '127.0.0.2' });
+      expect(other.result).toBeUndefined();
+      expect(other.error).toMatchObject({ code: -32602, data: { uri } });
+      expect(JSON.stringify(other)).not.toContain('ada@example.com');
+      expect(await readAs(mcp.url, 'bistro://bookings/NOSUCHREF', { localAddress: '127.0.0.2' })).toMatchObject({
+        error: { code: -32602, data: { uri: 'bistro://bookings/NOSUCHREF' } },
+      });
+      // The same client from its own address reads it again.
+      expect((await readAs(mcp.url, uri)).result.contents[0].text).toContain('ada@example.com');
+    });
+
+    it('with authenticated guests, serves a booking to its principal wherever it calls from, and to no other', async () => {
+      const ada = await McpTestClient.start(AppModule, {
+        adapter,
+        headers: { 'x-guest': 'ada' },
+        configure: (builder) => builder.overrideProvider(McpPrincipalSource).useValue(new GuestHeaderPrincipal()),
+      });
+      try {
+        const uri = `bistro://bookings/${(await bookAt19(ada)).reference}`;
+        // Another guest at the same address is refused; Ada from another address is served.
+        const bob = await readAs(ada.url, uri, { headers: { 'x-guest': 'bob' } });
+        expect(bob.error).toMatchObject({ code: -32602, data: { uri } });
+        expect(JSON.stringify(bob)).not.toContain('ada@example.com');
+        const anonymous = await readAs(ada.url, uri);
+        expect(anonymous.error).toMatchObject({ code: -32602, data: { uri } });
+        const elsewhere = await readAs(ada.url, uri, { localAddress: '127.0.0.2', headers: { 'x-guest': 'ada' } });
+        expect(elsewhere.result.contents[0].text).toContain('ada@example.com');
+      } finally {
+        await ada.close();
+      }
     });
 
     it('reports protocol errors as McpTestError', async () => {

@@ -17,6 +17,8 @@ const TABLES_PER_SEATING = 4;
 @Injectable()
 export class BookingService {
   private readonly bookings: Booking[] = [];
+  /** Who made each booking (by reference): the only caller it is shown to. */
+  private readonly bookedBy = new Map<string, string>();
 
   /** Seatings that still have a table for that day. */
   availableTimes(date: string): string[] {
@@ -25,13 +27,22 @@ export class BookingService {
     );
   }
 
-  book(request: Omit<Booking, 'reference'>): Booking {
-    if (!this.availableTimes(request.date).includes(request.time)) {
-      throw new Error(`No table left at ${request.time} on ${request.date}`);
-    }
+  /**
+   * Books the seating for `caller` (see `callerOf`), or answers `undefined` when it has no table
+   * left: an expected refusal (another guest took the last table), not a failure.
+   */
+  book(request: Omit<Booking, 'reference'>, caller: string): Booking | undefined {
+    if (!this.availableTimes(request.date).includes(request.time)) return undefined;
     const booking = { ...request, reference: randomUUID().slice(0, 8).toUpperCase() };
     this.bookings.push(booking);
+    this.bookedBy.set(booking.reference, caller);
     return booking;
+  }
+
+  /** The booking with that reference, for the caller who made it; for anyone else, none. */
+  bookingOf(reference: string, caller: string): Booking | undefined {
+    if (this.bookedBy.get(reference) !== caller) return undefined;
+    return this.bookings.find((b) => b.reference === reference);
   }
 
   all(): readonly Booking[] {

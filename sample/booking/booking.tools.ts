@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { ElicitationContext, McpTool, clientRendersApps, type McpExchange } from '../../src/index.js';
+import {
+  type CallToolResult,
+  ElicitationContext,
+  McpPrincipalSource,
+  McpTool,
+  clientRendersApps,
+  type McpExchange,
+} from '../../src/index.js';
 import { SEATING_PICKER_URI } from '../apps/seating-picker.app.js';
+import { callerOf } from './booking-caller.js';
 import { BookingService } from './booking.service.js';
 import { BookSeatingDto } from './dto/book-seating.dto.js';
 import { BookTableDto } from './dto/book-table.dto.js';
@@ -11,6 +19,7 @@ export class BookingTools {
   constructor(
     private readonly bookings: BookingService,
     private readonly elicitation: ElicitationContext,
+    private readonly principals: McpPrincipalSource,
   ) {}
 
   /**
@@ -50,8 +59,9 @@ export class BookingTools {
     description: 'Books the seating the guest picked in the seating picker',
     ui: { resourceUri: SEATING_PICKER_URI, visibility: ['app'] },
   })
-  bookSeating(input: BookSeatingDto) {
-    const booking = this.bookings.book(input);
+  bookSeating(input: BookSeatingDto, exchange: McpExchange) {
+    const booking = this.bookings.book(input, callerOf(this.principals, exchange));
+    if (!booking) return seatingTaken(input);
     return {
       content: [
         {
@@ -81,7 +91,7 @@ export class BookingTools {
     description: 'Books a table, asking the guest to choose a time and confirm',
     exactlyOnce: true,
   })
-  async bookTable(input: BookTableDto) {
+  async bookTable(input: BookTableDto, exchange: McpExchange) {
     const times = this.bookings.availableTimes(input.date);
     if (times.length === 0) return `Sorry, we are fully booked on ${input.date}.`;
 
@@ -98,7 +108,27 @@ export class BookingTools {
     );
     if (confirmation.action !== 'accept' || !confirmation.content.confirm) return 'No booking made.';
 
-    const booking = this.bookings.book({ ...input, time: choice.content.time });
+    const booking = this.bookings.book({ ...input, time: choice.content.time }, callerOf(this.principals, exchange));
+    // Another guest took the last table after this answer was given (between two requests).
+    if (!booking) return seatingTaken({ ...input, time: choice.content.time });
     return { reference: booking.reference, date: booking.date, time: booking.time, partySize: booking.partySize };
   }
+}
+
+/**
+ * A seating that filled up: an expected refusal, so a tool error the model can act on (it can look
+ * for another seating), not a thrown error, which the server would log as a failure with its stack.
+ */
+function seatingTaken(request: { date: string; time: string; partySize: number }): CallToolResult {
+  return {
+    content: [
+      {
+        type: 'text',
+        text:
+          `No table left at ${request.time} on ${request.date}: another guest took the last one. ` +
+          `Nothing was booked. Call find_tables for the seatings still free for ${request.partySize}, and book one of those.`,
+      },
+    ],
+    isError: true,
+  };
 }

@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { McpError, McpPrompt, McpResource, McpResourceTemplate } from '../../src/index.js';
+import {
+  type McpExchange,
+  McpError,
+  McpPrincipalSource,
+  McpPrompt,
+  McpResource,
+  McpResourceTemplate,
+} from '../../src/index.js';
+import { callerOf } from './booking-caller.js';
 import { BookingService } from './booking.service.js';
 import { OccasionDto } from './dto/occasion.dto.js';
 
@@ -13,7 +21,10 @@ const MENU = `# Bistro menu
 /** A prompt and resources: the menu, and each booking by its reference. */
 @Injectable()
 export class MenuResources {
-  constructor(private readonly bookings: BookingService) {}
+  constructor(
+    private readonly bookings: BookingService,
+    private readonly principals: McpPrincipalSource,
+  ) {}
 
   @McpResource({
     uri: 'bistro://menu',
@@ -29,11 +40,13 @@ export class MenuResources {
   @McpResourceTemplate({
     uriTemplate: 'bistro://bookings/{reference}',
     name: 'booking',
-    description: 'A booking by its reference',
+    description: 'One of your bookings, by its reference',
     mimeType: 'application/json',
   })
-  booking(input: { reference: string; uri: string }): object {
-    const booking = this.bookings.all().find((b) => b.reference === input.reference);
+  booking(input: { reference: string; uri: string }, exchange: McpExchange): object {
+    // A guest's name and email are shown only to whoever booked: to anyone else the reference
+    // does not exist (the same answer as an unknown one, so references cannot be probed).
+    const booking = this.bookings.bookingOf(input.reference, callerOf(this.principals, exchange));
     if (!booking) throw McpError.resourceNotFound(input.uri);
     return booking;
   }
