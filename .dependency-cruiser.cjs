@@ -22,6 +22,7 @@ const LAYERS = [
   '', // the module itself: src/*.ts
 ];
 const INTEGRATIONS = [
+  'authorization-server',
   'apps',
   'bullmq',
   'oauth2',
