@@ -8,6 +8,7 @@ import { SEATING_PICKER_APP } from './apps/seating-picker.app.js';
 import { BookingModule } from './booking/booking.module.js';
 import { StaffModule } from './staff/staff.module.js';
 import { HealthModule } from './health/health.module.js';
+import { staffSignIn } from './sign-in/staff-sign-in.js';
 
 @Module({
   imports: [
@@ -24,6 +25,8 @@ import { HealthModule } from './health/health.module.js';
         // Comma-separated; the first secret seals, all of them open (rotate by prepending).
         mrtr: { secrets: config.get<string>('MCP_STATE_SECRETS')?.split(',').filter(Boolean) },
         include: [BookingModule],
+        // The guests' server stays open when the staff's signs in (below).
+        httpAuthenticator: false,
       }),
     }),
     McpModule.forRootAsync({
@@ -39,6 +42,8 @@ import { HealthModule } from './health/health.module.js';
         include: [StaffModule],
       }),
     }),
+    // With MCP_AUTH_UPSTREAM_ISSUER set: the staff sign in at their identity provider (sign-in/).
+    ...staffSignIn(),
     // Rate limiting (MCP tools, prompts, resources only): 120 calls a minute per caller and per tool.
     McpThrottlerModule.forRoot([{ name: 'default', ttl: 60_000, limit: 120 }]),
     // MCP Apps: find_tables opens the seating picker in hosts that render apps.

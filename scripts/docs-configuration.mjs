@@ -45,6 +45,14 @@ const SECTIONS = [
       '`imports` / `inject` / `useFactory`, or `useClass` / `useExisting` with `createMcpOAuth2Options()`.',
   },
   {
+    title: 'McpAuthorizationServerModule.forRoot',
+    file: 'src/authorization-server/mcp-authorization-server.options.ts',
+    type: 'McpAuthorizationServerOptions',
+    intro:
+      '`@mocapi/nestjs/authorization-server`, [authorization.md](../authorization.md). `forRootAsync` takes ' +
+      '`imports` / `inject` / `useFactory`, or `useClass` / `useExisting` with `createMcpAuthorizationServerOptions()`.',
+  },
+  {
     title: 'McpRedisModule.forRoot',
     file: 'src/redis/mcp-redis.options.ts',
     type: 'McpRedisOptions',

@@ -295,7 +295,12 @@ describe('the sample server, staff tools and content', () => {
     const staffTools = (await mcp.listTools()).map((t) => t['name']);
     expect(guestTools).toEqual(expect.arrayContaining(['find_tables', 'book_table']));
     expect(guestTools).not.toContain('list_bookings');
-    expect(staffTools.sort()).toEqual(['list_bookings', 'monthly_report', 'prepare_service']);
+    expect(staffTools.sort()).toEqual(['list_bookings', 'monthly_report', 'prepare_service', 'whoami']);
+  });
+
+  it('whoami says the caller is anonymous while the staff server has no sign-in (no MCP_AUTH_UPSTREAM_ISSUER)', async () => {
+    const round = await mcp.callTool('whoami');
+    expect(round.result['content']).toEqual([{ type: 'text', text: 'Not signed in (anonymous)' }]);
   });
 
   it('guards list_bookings with an ordinary Nest guard', async () => {

@@ -1,5 +1,5 @@
 import { Injectable, UseGuards } from '@nestjs/common';
-import { McpProgressReporter, McpTool } from '../../src/index.js';
+import { type McpExchange, McpPrincipalSource, McpProgressReporter, McpTool } from '../../src/index.js';
 import { BookingService } from '../booking/booking.service.js';
 import { StaffOnlyGuard } from './staff-only.guard.js';
 
@@ -9,7 +9,14 @@ export class StaffTools {
   constructor(
     private readonly bookings: BookingService,
     private readonly progress: McpProgressReporter,
+    private readonly principals: McpPrincipalSource,
   ) {}
+
+  @McpTool({ name: 'whoami', description: 'Says who the caller is signed in as', annotations: { readOnlyHint: true } })
+  whoami(_input: unknown, exchange: McpExchange): string {
+    const subject = this.principals.resolve(exchange);
+    return subject === null ? 'Not signed in (anonymous)' : `Signed in as ${subject}`;
+  }
 
   @McpTool({
     name: 'list_bookings',

@@ -19,6 +19,7 @@ describe('docs/reference/configuration.md', () => {
     expect(headings).toEqual([
       'McpModule.forRoot',
       'McpOAuth2Module.forRoot',
+      'McpAuthorizationServerModule.forRoot',
       'McpRedisModule.forRoot',
       'McpTaskQueueModule.forRoot',
       'McpAppsModule.forRoot',
