@@ -2,6 +2,7 @@ import type { Adapter, AdapterPayload, Configuration, KoaContextWithOIDC, Provid
 import type { McpAuthorizationStore } from './mcp-authorization.store.js';
 import type { ResolvedMcpAuthorizationServerOptions } from './mcp-authorization-server.options.js';
 import { AuthorizationServerPath } from './authorization-server.routes.js';
+import { assertPublicHost } from './client-metadata.fetch.js';
 import type { UpstreamAccounts } from './upstream-accounts.js';
 
 /** What the configuration needs besides the options. */
@@ -80,12 +81,14 @@ export function providerConfiguration(
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
     fetchResponseBodyLimits: { 'client_id metadata document': cimd.maxBytes },
-    fetch: (input, init) => {
+    fetch: async (input, init) => {
       const signal = AbortSignal.any([AbortSignal.timeout(cimd.timeoutMs), ...(init?.signal ? [init.signal] : [])]);
-      // oidc-provider refuses special-use (loopback, private) addresses through its dispatcher;
-      // without it, for development, every address is fetched.
+      const url = new URL(input instanceof Request ? input.url : input);
+      // oidc-provider's dispatcher refuses special-use addresses where the runtime lets it; ours
+      // refuses them first, everywhere. For development, `allowPrivateAddresses` lifts both.
       const { dispatcher, ...rest } = (init ?? {}) as RequestInit & { dispatcher?: unknown };
-      return fetch(input, {
+      if (!cimd.allowPrivateAddresses) await assertPublicHost(url);
+      return fetch(url, {
         ...rest,
         ...(!cimd.allowPrivateAddresses && dispatcher ? { dispatcher } : {}),
         signal,
