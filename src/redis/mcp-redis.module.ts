@@ -17,6 +17,7 @@ import { RedisEventBus } from './redis-event.bus.js';
 import { RedisFlowStore } from './redis-flow.store.js';
 import { RedisSessionBackplane } from './redis-session.backplane.js';
 import { RedisTaskStore } from './redis-task.store.js';
+import { RedisAuthorizationStore } from './redis-authorization.store.js';
 import { RedisThrottlerStorage } from './redis-throttler.storage.js';
 
 const providers: Provider[] = [
@@ -84,6 +85,7 @@ const providers: Provider[] = [
     RedisSessionBackplane,
     RedisThrottlerStorage,
     RedisTaskStore,
+    RedisAuthorizationStore,
     INTEGRATION_FLOW_STORE,
     INTEGRATION_TASK_STORE,
     INTEGRATION_EVENT_BUS,

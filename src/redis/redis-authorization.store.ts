@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { McpRedisConnection } from './mcp-redis.connection.js';
+import { RedisScript } from './redis-script.js';
+
+/** A record of the authorization server: plain JSON (`McpAuthorizationRecord` of its entry). */
+type AuthorizationRecord = Record<string, unknown>;
+
+/** Sets `consumed` (epoch seconds) on a stored record, keeping its expiry. */
+const CONSUME = new RedisScript(`
+local held = redis.call('GET', KEYS[1])
+if not held then return 0 end
+local record = cjson.decode(held)
+record['consumed'] = tonumber(ARGV[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then redis.call('SET', KEYS[1], cjson.encode(record), 'PX', ttl) else redis.call('SET', KEYS[1], cjson.encode(record)) end
+return 1`);
+
+/**
+ * The authorization server's store (`McpAuthorizationStore` of `@mocapi/nestjs/authorization-server`)
+ * on Redis, so a sign-in started on one node finishes on any other: each record is one JSON string
+ * with the record's expiry, a record with a `uid` or `userCode` has an index key beside it, and a
+ * grant's tokens and codes are listed in a set of the grant, so revoking the grant forgets them all.
+ * Pass it as the module's `store`:
+ *
+ * ```ts
+ * McpAuthorizationServerModule.forRootAsync({
+ *   inject: [RedisAuthorizationStore],
+ *   useFactory: (store: RedisAuthorizationStore) => ({ ...options, store }),
+ * })
+ * ```
+ *
+ * @publicApi
+ */
+@Injectable()
+export class RedisAuthorizationStore {
+  constructor(private readonly redis: McpRedisConnection) {}
+
+  async upsert(model: string, id: string, record: AuthorizationRecord, expiresInSeconds?: number): Promise<void> {
+    const key = this.key(model, id);
+    const ttl = expiresInSeconds === undefined ? [] : (['EX', expiresInSeconds] as const);
+    await this.redis.run(async (redis) => {
+      const multi = redis.multi().set(key, JSON.stringify(record), ...(ttl as []));
+      for (const field of ['uid', 'userCode'] as const) {
+        const value = record[field];
+        if (typeof value === 'string') multi.set(this.key(model, `${field}:${value}`), id, ...(ttl as []));
+      }
+      const grantId = record['grantId'];
+      if (typeof grantId === 'string') {
+        const grant = this.key('grant', grantId);
+        multi.sadd(grant, key);
+        if (expiresInSeconds !== undefined) multi.expire(grant, expiresInSeconds, 'GT');
+      }
+      await multi.exec();
+    });
+  }
+
+  async find(model: string, id: string): Promise<AuthorizationRecord | undefined> {
+    const held = await this.redis.run((redis) => redis.get(this.key(model, id)));
+    return held === null ? undefined : (JSON.parse(held) as AuthorizationRecord);
+  }
+
+  findByUid(model: string, uid: string): Promise<AuthorizationRecord | undefined> {
+    return this.findBy(model, 'uid', uid);
+  }
+
+  findByUserCode(model: string, userCode: string): Promise<AuthorizationRecord | undefined> {
+    return this.findBy(model, 'userCode', userCode);
+  }
+
+  async consume(model: string, id: string): Promise<void> {
+    await this.redis.run((redis) => CONSUME.run(redis, [this.key(model, id)], [Math.floor(Date.now() / 1000)]));
+  }
+
+  async destroy(model: string, id: string): Promise<void> {
+    await this.redis.run((redis) => redis.del(this.key(model, id)));
+  }
+
+  async revokeByGrantId(_model: string, grantId: string): Promise<void> {
+    const grant = this.key('grant', grantId);
+    await this.redis.run(async (redis) => {
+      const keys = await redis.smembers(grant);
+      await redis.del(grant, ...keys);
+    });
+  }
+
+  private async findBy(model: string, field: string, value: string): Promise<AuthorizationRecord | undefined> {
+    const id = await this.redis.run((redis) => redis.get(this.key(model, `${field}:${value}`)));
+    return id === null ? undefined : this.find(model, id);
+  }
+
+  private key(model: string, id: string): string {
+    return `${this.redis.prefix}auth:${model}:${id}`;
+  }
+}
