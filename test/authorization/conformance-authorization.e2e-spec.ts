@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { ensureNode } from '../../scripts/fetch-node.mjs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { freePort } from '../support/free-port.js';
 import { TestBrowser } from './support/browser.js';
 import { startSample, type SampleProcess } from './support/sample-process.js';
@@ -13,6 +14,13 @@ import { UpstreamIdp } from './support/upstream-idp.js';
 // two run together: alone, the code-grant scenario never reads the metadata.
 
 const CLI = createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/dist/index.js');
+const FETCH_NODE = fileURLToPath(new URL('../../scripts/fetch-node.mjs', import.meta.url));
+
+/** The suite needs Node 22 or later: the pinned build, installed into .tools/ on first use, as `npm run conformance` does. */
+async function node22(): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [FETCH_NODE, '22']);
+  return stdout.trim();
+}
 
 let ca: TestCa;
 let idp: UpstreamIdp;
@@ -52,7 +60,7 @@ async function registerClient(callbackPort: number): Promise<string> {
 }
 
 it('passes the metadata-endpoint and authorization-code-grant scenarios', async () => {
-  const { node } = await ensureNode(22, { log: () => undefined });
+  const node = await node22();
   const port = await freePort();
   const clientId = await registerClient(port);
   const args = [CLI, 'authorization', '--url', sample.origin, '--client-id', clientId];
