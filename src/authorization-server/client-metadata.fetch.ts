@@ -55,3 +55,46 @@ export async function assertPublicHost(url: URL): Promise<void> {
     throw new Error(`${url.host} is a loopback, private or reserved address`);
   }
 }
+
+/** How the client metadata documents are fetched (the resolved `clientMetadataDocuments` options). */
+export interface ClientMetadataFetchOptions {
+  readonly allowPrivateAddresses: boolean;
+  readonly timeoutMs: number;
+}
+
+/** How long a failed fetch of a document is answered with its failure, without fetching again. */
+const FAILURE_MEMORY_MS = 10_000;
+const MAX_REMEMBERED_FAILURES = 100;
+
+/**
+ * oidc-provider's `fetch` for client metadata documents: bounded in time, refusing special-use
+ * addresses (unless allowed), and remembering a failure for a few seconds. oidc-provider looks the
+ * client up a second time to render the error of a refused authorization request; without the
+ * memory a document that times out would be fetched twice and hold the request for twice the
+ * timeout, and every request of an unreachable client id would send the server out again.
+ */
+export function clientMetadataFetch(options: ClientMetadataFetchOptions): typeof fetch {
+  const failures = new Map<string, { readonly error: unknown; readonly until: number }>();
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : input);
+    const failed = failures.get(url.href);
+    if (failed && failed.until > Date.now()) throw failed.error;
+    failures.delete(url.href);
+    const signal = AbortSignal.any([AbortSignal.timeout(options.timeoutMs), ...(init?.signal ? [init.signal] : [])]);
+    // oidc-provider's dispatcher refuses special-use addresses where the runtime lets it; ours
+    // refuses them first, everywhere. For development, `allowPrivateAddresses` lifts both.
+    const { dispatcher, ...rest } = (init ?? {}) as RequestInit & { dispatcher?: unknown };
+    try {
+      if (!options.allowPrivateAddresses) await assertPublicHost(url);
+      return await fetch(url, {
+        ...rest,
+        ...(!options.allowPrivateAddresses && dispatcher ? { dispatcher } : {}),
+        signal,
+      } as RequestInit);
+    } catch (error) {
+      if (failures.size >= MAX_REMEMBERED_FAILURES) failures.delete(failures.keys().next().value!);
+      failures.set(url.href, { error, until: Date.now() + FAILURE_MEMORY_MS });
+      throw error;
+    }
+  };
+}

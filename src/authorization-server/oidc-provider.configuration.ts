@@ -1,8 +1,9 @@
-import type { Adapter, AdapterPayload, Configuration, KoaContextWithOIDC, Provider } from 'oidc-provider';
+import type { Adapter, AdapterPayload, Configuration, ErrorOut, KoaContextWithOIDC, Provider } from 'oidc-provider';
 import type { McpAuthorizationStore } from './mcp-authorization.store.js';
 import type { ResolvedMcpAuthorizationServerOptions } from './mcp-authorization-server.options.js';
 import { AuthorizationServerPath } from './authorization-server.routes.js';
-import { assertPublicHost } from './client-metadata.fetch.js';
+import { clientMetadataFetch } from './client-metadata.fetch.js';
+import { renderMessagePage } from './consent.page.js';
 import type { UpstreamAccounts } from './upstream-accounts.js';
 
 /** What the configuration needs besides the options. */
@@ -81,18 +82,11 @@ export function providerConfiguration(
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
     fetchResponseBodyLimits: { 'client_id metadata document': cimd.maxBytes },
-    fetch: async (input, init) => {
-      const signal = AbortSignal.any([AbortSignal.timeout(cimd.timeoutMs), ...(init?.signal ? [init.signal] : [])]);
-      const url = new URL(input instanceof Request ? input.url : input);
-      // oidc-provider's dispatcher refuses special-use addresses where the runtime lets it; ours
-      // refuses them first, everywhere. For development, `allowPrivateAddresses` lifts both.
-      const { dispatcher, ...rest } = (init ?? {}) as RequestInit & { dispatcher?: unknown };
-      if (!cimd.allowPrivateAddresses) await assertPublicHost(url);
-      return fetch(url, {
-        ...rest,
-        ...(!cimd.allowPrivateAddresses && dispatcher ? { dispatcher } : {}),
-        signal,
-      } as RequestInit);
+    fetch: clientMetadataFetch(cimd),
+    // Errors on our own page (oidc-provider's default loads a web font from Google).
+    renderError: (ctx: KoaContextWithOIDC, out: ErrorOut) => {
+      ctx.type = 'html';
+      ctx.body = renderMessagePage('Sign-in failed', errorMessage(out), options.consentStylesheet);
     },
     features: {
       devInteractions: { enabled: false },
@@ -118,6 +112,12 @@ export function providerConfiguration(
       },
     },
   } as Configuration;
+}
+
+/** What an error page says: oidc-provider's description, and its error code (for the host's developers). */
+function errorMessage(out: ErrorOut): string {
+  const { error, error_description: description } = out;
+  return description ? `${description} (${error}).` : `The request was refused (${error}).`;
 }
 
 /** The oidc-provider adapter of one model over the store. */

@@ -273,6 +273,8 @@ class Flow {
     if (!this.redirect) throw await this.stopped('never reached the redirect URI');
     // Let the redirect reach its server (the loopback receiver) before the page may close.
     await Promise.race([this.redirect.response().catch(() => null), sleep(5_000)]);
+    // Chromium may never confirm a page's close asked for while it is still loading: let it load.
+    await this.page.waitForLoadState('load', { timeout: 5_000 }).catch(() => undefined);
     const url = this.redirect.url();
     const query = new URL(url).searchParams;
     const get = (name: string): string | undefined => query.get(name) ?? undefined;
