@@ -295,7 +295,24 @@ describe('the sample server, staff tools and content', () => {
     const staffTools = (await mcp.listTools()).map((t) => t['name']);
     expect(guestTools).toEqual(expect.arrayContaining(['find_tables', 'book_table']));
     expect(guestTools).not.toContain('list_bookings');
-    expect(staffTools.sort()).toEqual(['list_bookings', 'monthly_report', 'prepare_service', 'whoami']);
+    expect(staffTools.sort()).toEqual([
+      'cancel_booking',
+      'list_bookings',
+      'monthly_report',
+      'prepare_service',
+      'whoami',
+    ]);
+  });
+
+  it('cancel_booking asks the member of staff to confirm first', async () => {
+    const confirm = { action: 'accept' as const, content: { confirm: true } };
+    const asked = await mcp.callToolAnswering('cancel_booking', { reference: 'ABCDEF12' }, () => confirm);
+    expect(asked.rounds).toHaveLength(2);
+    expect(asked.result['content']).toEqual([{ type: 'text', text: 'There is no booking ABCDEF12.' }]);
+    const declined = await mcp.callToolAnswering('cancel_booking', { reference: 'ABCDEF12' }, () => ({
+      action: 'decline' as const,
+    }));
+    expect(declined.result['content']).toEqual([{ type: 'text', text: 'Nothing was cancelled.' }]);
   });
 
   it('whoami says the caller is anonymous while the staff server has no sign-in (no MCP_AUTH_UPSTREAM_ISSUER)', async () => {

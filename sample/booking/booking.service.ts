@@ -45,6 +45,15 @@ export class BookingService {
     return this.bookings.find((b) => b.reference === reference);
   }
 
+  /** Cancels the booking with that reference; false when there is none. */
+  cancel(reference: string): boolean {
+    const index = this.bookings.findIndex((b) => b.reference === reference);
+    if (index < 0) return false;
+    this.bookings.splice(index, 1);
+    this.bookedBy.delete(reference);
+    return true;
+  }
+
   all(): readonly Booking[] {
     return this.bookings;
   }

@@ -1,5 +1,12 @@
 import { Injectable, UseGuards } from '@nestjs/common';
-import { type McpExchange, McpPrincipalSource, McpProgressReporter, McpTool } from '../../src/index.js';
+import {
+  ElicitationContext,
+  type McpExchange,
+  McpPrincipalSource,
+  McpProgressReporter,
+  McpTool,
+} from '../../src/index.js';
+import { CancelBookingDto } from './cancel-booking.dto.js';
 import { BookingService } from '../booking/booking.service.js';
 import { StaffOnlyGuard } from './staff-only.guard.js';
 
@@ -10,7 +17,18 @@ export class StaffTools {
     private readonly bookings: BookingService,
     private readonly progress: McpProgressReporter,
     private readonly principals: McpPrincipalSource,
+    private readonly elicitation: ElicitationContext,
   ) {}
+
+  /** Asks the member of staff to confirm first: the question's requestState is bound to them. */
+  @McpTool({ name: 'cancel_booking', description: 'Cancels a booking by its reference, after a confirmation' })
+  async cancelBooking(input: CancelBookingDto): Promise<string> {
+    const answer = await this.elicitation.elicit(`Cancel booking ${input.reference}?`, (s) => s.boolean('confirm'));
+    if (answer.action !== 'accept' || !answer.content.confirm) return 'Nothing was cancelled.';
+    return this.bookings.cancel(input.reference)
+      ? `Booking ${input.reference} is cancelled.`
+      : `There is no booking ${input.reference}.`;
+  }
 
   @McpTool({ name: 'whoami', description: 'Says who the caller is signed in as', annotations: { readOnlyHint: true } })
   whoami(_input: unknown, exchange: McpExchange): string {

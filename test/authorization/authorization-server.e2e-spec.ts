@@ -1,3 +1,4 @@
+import { envelope, mcpHeaders, post } from '../support/raw-mcp.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { SignInStoppedError, TestBrowser, type BrowserSession } from './support/browser.js';
@@ -275,9 +276,44 @@ describe('McpAuthorizationServerModule in the sample: sign-in at an Entra-like u
     });
 
     describe('users kept apart', () => {
+      it("a requestState minted for ada (cancel_booking asks first) is refused for grace; ada's retry completes", async () => {
+        const [ada, grace] = [await accessToken('ada'), await accessToken('grace')];
+        const call = (token: string, extra: Record<string, unknown> = {}) =>
+          post(
+            app.staffUrl,
+            {
+              jsonrpc: '2.0',
+              id: 7,
+              method: 'tools/call',
+              params: {
+                name: 'cancel_booking',
+                arguments: { reference: 'ABCDEF12' },
+                _meta: envelope({ elicitation: { form: {} } }),
+                ...extra,
+              },
+            },
+            { ...mcpHeaders('tools/call', 'cancel_booking'), authorization: `Bearer ${token}` },
+          );
+        const first = await call(ada);
+        expect(first.json?.result?.resultType).toBe('input_required');
+        const { requestState, inputRequests } = first.json.result as {
+          requestState: string;
+          inputRequests: Record<string, unknown>;
+        };
+        const answers = Object.fromEntries(
+          Object.keys(inputRequests).map((key) => [key, { action: 'accept', content: { confirm: true } }]),
+        );
+        const asGrace = await call(grace, { requestState, inputResponses: answers });
+        expect(asGrace.json?.id).toBe(7);
+        expect(asGrace.json?.error?.code).toBe(-32602);
+        expect(asGrace.text).not.toContain('There is no booking');
+        const asAda = await call(ada, { requestState, inputResponses: answers });
+        expect(asAda.json?.result?.content).toEqual([{ type: 'text', text: 'There is no booking ABCDEF12.' }]);
+      });
+
       it("a 2025-era session opened with ada's token is refused with grace's (403); ada still gets through", async () => {
-        // No tool of /mcp/staff asks for input, so no requestState is minted there: the session
-        // id is the state bound to the principal (the token's sub, the upstream's).
+        // The session id is bound to the principal (the token's sub, the upstream's), as a
+        // requestState is.
         const [ada, grace] = [await accessToken('ada'), await accessToken('grace')];
         expect([decodeJwt(ada).sub, decodeJwt(grace).sub]).toEqual(['ada', 'grace']);
         const session = await LegacyWire.open(app.staffUrl, {}, { authorization: `Bearer ${ada}` });
