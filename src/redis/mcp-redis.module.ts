@@ -40,6 +40,7 @@ const providers: Provider[] = [
   RedisSessionBackplane,
   RedisThrottlerStorage,
   RedisTaskStore,
+  RedisAuthorizationStore,
   { provide: INTEGRATION_FLOW_STORE, useExisting: RedisFlowStore },
   { provide: INTEGRATION_TASK_STORE, useExisting: RedisTaskStore },
   { provide: INTEGRATION_EVENT_BUS, useExisting: RedisEventBus },
