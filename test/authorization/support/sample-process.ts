@@ -20,6 +20,12 @@ export interface SampleProcessOptions {
   readonly allowPrivateClientMetadata?: boolean;
   /** Default 30 s. */
   readonly timeoutMs?: number;
+  /** The port it listens on. Default: a free one. */
+  readonly port?: number;
+  /** `MCP_PUBLIC_URL`, when it is not the process's own origin (a load balancer's, say). */
+  readonly publicUrl?: string;
+  /** More environment (`MCP_REDIS_URL`, `MCP_AUTH_COOKIE_KEYS`, `MCP_AUTH_SIGNING_JWKS`, …). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** The sample application, running as a child process with sign-in on `/mcp/staff`. */
@@ -50,8 +56,8 @@ const running = new Set<ChildProcess>();
  * ```
  */
 export async function startSample(options: SampleProcessOptions): Promise<SampleProcess> {
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
+  const port = options.port ?? (await freePort());
+  const origin = options.publicUrl ?? `http://127.0.0.1:${port}`;
   const { NODE_OPTIONS: _ignored, ...env } = process.env;
   const child = spawn(process.execPath, NODE_ARGS, {
     cwd: ROOT,
@@ -67,6 +73,7 @@ export async function startSample(options: SampleProcessOptions): Promise<Sample
       MCP_AUTH_UPSTREAM_CLIENT_ID: options.upstream.clientId,
       MCP_AUTH_UPSTREAM_CLIENT_SECRET: options.upstream.clientSecret,
       MCP_AUTH_ALLOW_PRIVATE_CLIENT_METADATA: options.allowPrivateClientMetadata === false ? '' : '1',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
