@@ -105,6 +105,12 @@ export interface McpAuthorizationServerOptions {
   signingKeys?: { keys: readonly Record<string, unknown>[] };
   /** CSS added to the consent page (which has no external assets). */
   consentStylesheet?: string;
+  /**
+   * Behind a reverse proxy that terminates TLS: take the scheme and host of the endpoints from its
+   * `X-Forwarded-Proto` and `X-Forwarded-Host` (only when every request comes through the proxy).
+   * Default false.
+   */
+  trustProxy?: boolean;
   /** The largest number of records (sign-ins, codes, tokens, grants, clients) kept in memory. Default 10000. */
   maxStoredRecords?: number;
   /**
@@ -132,6 +138,7 @@ export interface ResolvedMcpAuthorizationServerOptions {
   readonly cookieKeys: readonly string[];
   readonly signingKeys?: { keys: readonly Record<string, unknown>[] };
   readonly consentStylesheet: string;
+  readonly trustProxy: boolean;
   readonly maxStoredRecords: number;
   readonly store?: McpAuthorizationStore;
 }
@@ -220,6 +227,7 @@ export function resolveMcpAuthorizationServerOptions(
     cookieKeys,
     ...(o.signingKeys !== undefined && { signingKeys: o.signingKeys }),
     consentStylesheet: o.consentStylesheet ?? '',
+    trustProxy: o.trustProxy === true,
     maxStoredRecords: o.maxStoredRecords ?? 10_000,
     ...(o.store !== undefined && { store: o.store }),
   };

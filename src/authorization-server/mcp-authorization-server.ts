@@ -45,6 +45,8 @@ export class McpAuthorizationServer implements OnModuleInit {
         invalidTarget: (message) => new errors.InvalidTarget(message),
       }),
     );
+    // Koa's switch: the scheme and host of the endpoints from the proxy's X-Forwarded-* headers.
+    provider.proxy = this.options.trustProxy;
     defaultScopes(provider, this.options.scopes);
     const handler = new AuthorizationServerHandler(
       provider,
