@@ -21,7 +21,6 @@ import { UpstreamSignIn } from './upstream-sign-in.js';
 @Injectable()
 export class McpAuthorizationServer implements OnModuleInit {
   private readonly logger = new Logger('McpAuthorizationServer');
-  private handler: AuthorizationServerHandler | undefined;
 
   constructor(
     @Inject(MCP_AUTHORIZATION_SERVER_CONFIG) private readonly options: ResolvedMcpAuthorizationServerOptions,
@@ -54,7 +53,6 @@ export class McpAuthorizationServer implements OnModuleInit {
       accounts,
       this.options,
     );
-    this.handler = handler;
     const adapter = this.adapterHost.httpAdapter;
     if (!adapter) return;
     const type = adapter.getType();
