@@ -1,38 +1,9 @@
-import type { LoggerService } from '@nestjs/common';
 import { request as httpRequest } from 'node:http';
 import { McpPrincipalSource, type McpPrincipalRequest } from '../src/index.js';
 import { type McpAnswerer, McpTestClient, McpTestError } from '../src/testing/index.js';
 import { AppModule } from '../sample/app.module.js';
 import { BookingService } from '../sample/booking/booking.service.js';
-
-/** Every line the application logs, with its level. */
-class RecordingLogger implements LoggerService {
-  readonly lines: Array<{ level: string; text: string }> = [];
-  private record(level: string, message: unknown, rest: unknown[]): void {
-    this.lines.push({ level, text: [message, ...rest].map((part) => String(part)).join(' | ') });
-  }
-  log(message: unknown, ...rest: unknown[]): void {
-    this.record('log', message, rest);
-  }
-  warn(message: unknown, ...rest: unknown[]): void {
-    this.record('warn', message, rest);
-  }
-  error(message: unknown, ...rest: unknown[]): void {
-    this.record('error', message, rest);
-  }
-  fatal(message: unknown, ...rest: unknown[]): void {
-    this.record('fatal', message, rest);
-  }
-  debug(message: unknown, ...rest: unknown[]): void {
-    this.record('debug', message, rest);
-  }
-  verbose(message: unknown, ...rest: unknown[]): void {
-    this.record('verbose', message, rest);
-  }
-  get errors(): string[] {
-    return this.lines.filter((l) => l.level === 'error' || l.level === 'fatal').map((l) => l.text);
-  }
-}
+import { RecordingLogger } from './hostile/clean-logs.fixtures.js';
 
 /** The guest a request names in `x-guest`: a principal source as an application might write one. */
 class GuestHeaderPrincipal extends McpPrincipalSource {

@@ -1,34 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AuthorizationServerPath, isAuthorizationServerPath } from './authorization-server.routes.js';
+import type { FastifyLike, FastifyReplyLike, FastifyRequestLike } from '../transport/http/fastify.binding.js';
 import type { AuthorizationRequest, AuthorizationServerHandler } from './authorization-server.handler.js';
 
 type Next = () => void;
 interface ExpressLike {
   use(handler: (req: IncomingMessage, res: ServerResponse, next: Next) => void): unknown;
 }
-interface FastifyRequestLike {
-  raw: AuthorizationRequest;
-  body?: unknown;
-}
-interface FastifyReplyLike {
-  raw: ServerResponse;
-  hijack(): void;
-}
-interface FastifyLike {
-  register(plugin: (instance: FastifyLike) => Promise<void>): unknown;
-  removeAllContentTypeParsers(): void;
-  addContentTypeParser(
-    type: string,
-    options: { parseAs: 'buffer'; bodyLimit: number },
-    parser: (req: unknown, body: Buffer, done: (err: Error | null, body?: Buffer) => void) => void,
-  ): void;
-  route(options: {
-    method: string[];
-    url: string;
-    handler: (request: FastifyRequestLike, reply: FastifyReplyLike) => unknown;
-  }): void;
-}
-
 /** The largest request body the authorization server takes (a registration, a token request). */
 const MAX_BODY_BYTES = 64 * 1024;
 const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'OPTIONS'];
@@ -54,8 +32,9 @@ export function mountOnFastify(app: FastifyLike, handler: AuthorizationServerHan
     );
     const forward = (request: FastifyRequestLike, reply: FastifyReplyLike) => {
       reply.hijack();
-      if (request.body !== undefined) request.raw.body = request.body;
-      void handler.handle(request.raw, reply.raw);
+      const raw: AuthorizationRequest = request.raw;
+      if (request.body !== undefined) raw.body = request.body;
+      void handler.handle(raw, reply.raw);
     };
     for (const url of [AuthorizationServerPath.Metadata, AuthorizationServerPath.Discovery, '/oauth/*']) {
       scope.route({ method: METHODS, url, handler: forward });

@@ -1,24 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type Frame, type Page, chromium } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { AppModule } from '../../sample/app.module.js';
 import { BookingService } from '../../sample/booking/booking.service.js';
+import { launchChromium } from '../support/chromium.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/start-app.js';
 import { buildTestHost, startTestHost, type TestHostServer } from './test-host.server.js';
 
-// Debian's chromium (scripts/ensure-test-servers.sh installs it), driven by playwright-core: no
-// browser download. Without the background-networking flags it stalls on a closed network.
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
 const ERAS = [
   { era: '2025', protocolVersion: '2025-11-25', date: '2026-12-30' },
@@ -43,7 +31,7 @@ let hostScript: string;
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   hostScript = await buildTestHost();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(() => browser?.close());
 

@@ -1,15 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpHttpHandler } from './mcp-http.handler.js';
 
-interface FastifyRequestLike {
+/** The part of a Fastify request the bindings use. */
+export interface FastifyRequestLike {
   raw: IncomingMessage;
   body?: unknown;
 }
-interface FastifyReplyLike {
+/** The part of a Fastify reply the bindings use. */
+export interface FastifyReplyLike {
   raw: ServerResponse;
   hijack(): void;
 }
-interface FastifyLike {
+/** The part of a Fastify instance the bindings use (an encapsulated plugin, a raw-body parser, routes). */
+export interface FastifyLike {
   register(plugin: (instance: FastifyLike) => Promise<void>): unknown;
   removeAllContentTypeParsers(): void;
   addContentTypeParser(

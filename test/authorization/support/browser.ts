@@ -1,19 +1,5 @@
-import { type Browser, type BrowserContext, type Page, type Request, chromium } from 'playwright-core';
-
-// Debian's chromium (scripts/ensure-test-servers.sh installs it), driven by playwright-core, with
-// the flags of test/apps/apps-browser.e2e-spec.ts: without the background-networking flags it
-// stalls on a closed network.
-export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { launchChromium } from '../../support/chromium.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -106,7 +92,7 @@ export class TestBrowser {
   private constructor(readonly browser: Browser) {}
 
   static async launch(): Promise<TestBrowser> {
-    return new TestBrowser(await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true }));
+    return new TestBrowser(await launchChromium());
   }
 
   /** A browser context (cookies kept across its sign-ins). */
