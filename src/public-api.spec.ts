@@ -12,6 +12,7 @@ const SRC = fileURLToPath(new URL('.', import.meta.url));
 const ENTRIES: Record<string, string> = {
   root: 'index.ts',
   oauth2: 'oauth2/index.ts',
+  'authorization-server': 'authorization-server/index.ts',
   opentelemetry: 'opentelemetry/index.ts',
   throttler: 'throttler/index.ts',
   redis: 'redis/index.ts',
