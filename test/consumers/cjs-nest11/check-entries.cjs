@@ -9,6 +9,8 @@ const root = require('@mocapi/nestjs');
 const testing = require('@mocapi/nestjs/testing');
 const oauth2 = require('@mocapi/nestjs/oauth2');
 const apps = require('@mocapi/nestjs/apps');
+// oidc-provider and openid-client are ES modules too, loaded the same way.
+const authorizationServer = require('@mocapi/nestjs/authorization-server');
 
 for (const name of ['McpModule', 'McpTool', 'ElicitationContext', 'McpError'])
   assert.equal(typeof root[name], 'function', `@mocapi/nestjs exports ${name}`);
@@ -18,10 +20,18 @@ for (const name of ['McpOAuth2Module', 'McpScopes'])
   assert.equal(typeof oauth2[name], 'function', `@mocapi/nestjs/oauth2 exports ${name}`);
 for (const name of ['McpAppsModule', 'McpAppResource', 'clientRendersApps'])
   assert.equal(typeof apps[name], 'function', `@mocapi/nestjs/apps exports ${name}`);
+for (const name of ['McpAuthorizationServerModule', 'McpAuthorizationStore', 'InMemoryAuthorizationStore'])
+  assert.equal(typeof authorizationServer[name], 'function', `@mocapi/nestjs/authorization-server exports ${name}`);
 
 const packageDir = dirname(require.resolve('@mocapi/nestjs/package.json'));
 const cjsDir = join(packageDir, 'dist', 'cjs') + sep;
-for (const entry of ['@mocapi/nestjs', '@mocapi/nestjs/testing', '@mocapi/nestjs/oauth2', '@mocapi/nestjs/apps']) {
+for (const entry of [
+  '@mocapi/nestjs',
+  '@mocapi/nestjs/testing',
+  '@mocapi/nestjs/oauth2',
+  '@mocapi/nestjs/apps',
+  '@mocapi/nestjs/authorization-server',
+]) {
   assert.ok(require.resolve(entry).startsWith(cjsDir), `${entry} resolves to ${require.resolve(entry)}`);
 }
 const loaded = Object.keys(require.cache).filter((file) => file.startsWith(packageDir + sep));
@@ -31,5 +41,5 @@ assert.deepEqual(
   'files of the package loaded from outside dist/cjs',
 );
 console.log(
-  `require(): @mocapi/nestjs, /testing, /oauth2 and /apps load ${loaded.length} files, all from dist/cjs (Node ${process.version})`,
+  `require(): @mocapi/nestjs, /testing, /oauth2, /apps and /authorization-server load ${loaded.length} files, all from dist/cjs (Node ${process.version})`,
 );
