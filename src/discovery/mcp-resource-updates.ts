@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { McpEventBus } from '../events/mcp-event-bus.js';
 
-type UpdateListener = (uri: string) => void;
-
 /**
  * Tells `subscriptions/listen` streams (and 2025-era sessions subscribed with `resources/subscribe`)
  * that a resource changed: call `notifyUpdated(uri)` and every stream subscribed to that URI gets
@@ -16,11 +14,5 @@ export class McpResourceUpdates {
 
   notifyUpdated(uri: string): void {
     this.bus.publish({ kind: 'resource_updated', uri });
-  }
-
-  onUpdated(listener: UpdateListener): () => void {
-    return this.bus.subscribe((event) => {
-      if (event.kind === 'resource_updated') listener(event.uri);
-    });
   }
 }

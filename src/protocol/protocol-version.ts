@@ -10,9 +10,6 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([PRO
  */
 export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = Object.freeze(['2025-11-25', '2025-06-18', '2025-03-26']);
 
-/** What a 2025-era HTTP request without `MCP-Protocol-Version` is taken to speak (2025 transport rules). */
-export const DEFAULT_LEGACY_HEADER_VERSION = '2025-03-26';
-
 /** Revisions are dates, so they order as strings: every revision from 2026-07-28 on is modern. */
 export function isModernProtocolVersion(version: string): boolean {
   return version >= PROTOCOL_VERSION;

@@ -56,13 +56,6 @@ export interface ServerCapabilities {
 export type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
 /**
- * The `resultType` every 2026-07-28 result must carry: `complete` for final results and
- * `input_required` for MRTR interim ones. The spec leaves it open for extensions; we send only these.
- *
- * @publicApi
- */
-export type ResultType = 'complete' | 'input_required';
-/**
  * The `cacheScope` hint sent with `ttlMs` (how many ms a result may be treated as fresh; 0 means stale at
  * once) on `server/discover`, list and `resources/read` results. `public` may be shared across
  * authorization contexts, `private` must not; neither goes on `input_required` results.

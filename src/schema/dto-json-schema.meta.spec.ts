@@ -1,5 +1,5 @@
 // The generated schemas checked by an independent JSON Schema 2020-12 implementation (Ajv, strict
-// mode): they must be valid schemas, and accept and reject the same arguments as validateDto.
+// mode): they must be valid schemas, and accept and reject the same arguments as the compiled DTO validator.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { Type } from 'class-transformer';
@@ -25,7 +25,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { dtoToJsonSchema } from './dto-json-schema.js';
-import { validateDto } from './dto-validator.js';
+import { compileDtoValidator } from './dto-validator.js';
 import { McpProperty } from './mcp-property.decorator.js';
 
 enum Seating {
@@ -115,9 +115,9 @@ describe('dtoToJsonSchema against an independent JSON Schema 2020-12 validator',
     ['a guest without a name', { ...valid, guests: [{ name: 'a' }, {}] }, false],
     ['a tag that is not a string', { ...valid, tags: ['ok', 3] }, false],
     ['a boolean sent as a string', { ...valid, vip: 'true' }, false],
-  ])('agrees with validateDto on %s (valid: %s)', (_label, args, expected) => {
+  ])('agrees with the compiled DTO validator on %s (valid: %s)', (_label, args, expected) => {
     const json = JSON.parse(JSON.stringify(args)) as unknown;
-    expect({ schema: ajv.validate(schema, json), dto: validateDto(BookTable, json).ok }).toEqual({
+    expect({ schema: ajv.validate(schema, json), dto: compileDtoValidator(BookTable)(json).ok }).toEqual({
       schema: expected,
       dto: expected,
     });

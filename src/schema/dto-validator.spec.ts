@@ -20,7 +20,7 @@ import {
   type ValidatorConstraintInterface,
 } from 'class-validator';
 import { DtoDefinitionError } from './dto-definition.error.js';
-import { compileDtoValidator, validateDto, type DtoValidationResult } from './dto-validator.js';
+import { compileDtoValidator, type DtoValidationResult } from './dto-validator.js';
 import { McpProperty } from './mcp-property.decorator.js';
 
 enum Seating {
@@ -50,9 +50,9 @@ function violationsOf(result: DtoValidationResult): string[] {
   return result.violations;
 }
 
-describe('validateDto', () => {
+describe('compileDtoValidator, one call', () => {
   it('returns an instance of the DTO, nested DTOs instantiated, initializer defaults applied', () => {
-    const result = validateDto(Booking, { ...valid, guests: [{ name: 'Bo' }] });
+    const result = compileDtoValidator(Booking)({ ...valid, guests: [{ name: 'Bo' }] });
     expect(result.ok).toBe(true);
     const value = (result as { value: Booking }).value;
     expect(value).toBeInstanceOf(Booking);
@@ -104,11 +104,11 @@ describe('validateDto', () => {
     ['a missing nested object', { guest: undefined }, ['guest: guest is required']],
     ['a missing name in a nested array element', { guests: [{}] }, ['guests[0].name: name must be a string']],
   ])('reports %s with its path', (_label, change, expected) => {
-    expect(violationsOf(validateDto(Booking, { ...valid, ...change }))).toEqual(expected);
+    expect(violationsOf(compileDtoValidator(Booking)({ ...valid, ...change }))).toEqual(expected);
   });
 
   it('reports every missing required property once, and accepts what initializers supply', () => {
-    expect(violationsOf(validateDto(Booking, {}))).toEqual([
+    expect(violationsOf(compileDtoValidator(Booking)({}))).toEqual([
       'partySize: partySize must not be greater than 12',
       'partySize: partySize must not be less than 1',
       'partySize: partySize must be an integer number',
@@ -120,7 +120,7 @@ describe('validateDto', () => {
   });
 
   it('strips unknown keys, at the top level and in nested DTOs, without rejecting them', () => {
-    const result = validateDto(Booking, { ...valid, extra: 1, guest: { name: 'Ada', admin: true } });
+    const result = compileDtoValidator(Booking)({ ...valid, extra: 1, guest: { name: 'Ada', admin: true } });
     expect(result.ok).toBe(true);
     const value = (result as { value: Record<string, unknown> }).value;
     expect(value).not.toHaveProperty('extra');
@@ -131,25 +131,31 @@ describe('validateDto', () => {
     class AllOptional {
       @IsOptional() @IsString() q?: string;
     }
-    expect(validateDto(AllOptional, undefined)).toEqual({ ok: true, value: expect.any(AllOptional) });
-    expect(violationsOf(validateDto(Booking, undefined))).toContain('guest: guest is required');
-    expect(validateDto(Booking, [1, 2])).toEqual({
+    expect(compileDtoValidator(AllOptional)(undefined)).toEqual({ ok: true, value: expect.any(AllOptional) });
+    expect(violationsOf(compileDtoValidator(Booking)(undefined))).toContain('guest: guest is required');
+    expect(compileDtoValidator(Booking)([1, 2])).toEqual({
       ok: false,
       violations: ['arguments must be an object, got an array'],
     });
-    expect(validateDto(Booking, 'hello')).toEqual({
+    expect(compileDtoValidator(Booking)('hello')).toEqual({
       ok: false,
       violations: ['arguments must be an object, got a string'],
     });
-    expect(validateDto(Booking, null)).toEqual({ ok: false, violations: ['arguments must be an object, got null'] });
-    expect(validateDto(Booking, 42)).toEqual({ ok: false, violations: ['arguments must be an object, got a number'] });
+    expect(compileDtoValidator(Booking)(null)).toEqual({
+      ok: false,
+      violations: ['arguments must be an object, got null'],
+    });
+    expect(compileDtoValidator(Booking)(42)).toEqual({
+      ok: false,
+      violations: ['arguments must be an object, got a number'],
+    });
   });
 
   it('is not fooled by __proto__ or constructor keys', () => {
     const raw = JSON.parse(
       '{"partySize":4,"code":"A","seating":"indoor","guest":{"name":"A"},"__proto__":{"polluted":true},"constructor":{"x":1}}',
     ) as unknown;
-    const result = validateDto(Booking, raw);
+    const result = compileDtoValidator(Booking)(raw);
     expect(result.ok).toBe(true);
     const value = (result as { value: object }).value;
     expect(Object.getPrototypeOf(value)).toBe(Booking.prototype);
@@ -160,16 +166,16 @@ describe('validateDto', () => {
     class Described {
       @McpProperty({ description: 'anything goes' }) payload!: unknown;
     }
-    expect(validateDto(Described, { payload: { a: 1 } })).toEqual({
+    expect(compileDtoValidator(Described)({ payload: { a: 1 } })).toEqual({
       ok: true,
       value: expect.objectContaining({ payload: { a: 1 } }),
     });
-    expect(validateDto(Described, {})).toEqual({ ok: false, violations: ['payload: payload is required'] });
+    expect(compileDtoValidator(Described)({})).toEqual({ ok: false, violations: ['payload: payload is required'] });
   });
 
   it('accepts anything, keeping nothing, for a DTO without decorators', () => {
     class Empty {}
-    const result = validateDto(Empty, { a: 1 });
+    const result = compileDtoValidator(Empty)({ a: 1 });
     expect(result).toEqual({ ok: true, value: expect.any(Empty) });
     expect(Object.keys((result as { value: object }).value)).toEqual([]);
   });
@@ -185,8 +191,8 @@ describe('validateDto', () => {
     class Even {
       @isEven n!: number;
     }
-    expect(validateDto(Even, { n: 2 }).ok).toBe(true);
-    expect(validateDto(Even, { n: 3 })).toEqual({ ok: false, violations: ['n: n must be even'] });
+    expect(compileDtoValidator(Even)({ n: 2 }).ok).toBe(true);
+    expect(compileDtoValidator(Even)({ n: 3 })).toEqual({ ok: false, violations: ['n: n must be even'] });
   });
 
   it("reports class-validator's own lines for a flat DTO of type checks, and keeps only its decorated keys", () => {
@@ -197,7 +203,7 @@ describe('validateDto', () => {
       @IsOptional() @IsString() tag = 'none';
       unit = 'metric';
     }
-    expect(validateDto(Flat, { a: '1', count: 1.5, loud: 'yes' })).toEqual({
+    expect(compileDtoValidator(Flat)({ a: '1', count: 1.5, loud: 'yes' })).toEqual({
       ok: false,
       violations: [
         'a: a must be a number conforming to the specified constraints',
@@ -205,7 +211,7 @@ describe('validateDto', () => {
         'loud: loud must be a boolean value',
       ],
     });
-    const result = validateDto(Flat, { a: 2, count: 3, extra: true });
+    const result = compileDtoValidator(Flat)({ a: 2, count: 3, extra: true });
     expect(result).toEqual({ ok: true, value: expect.any(Flat) });
     expect({ ...(result as { value: object }).value }).toEqual({ a: 2, count: 3, tag: 'none' });
   });

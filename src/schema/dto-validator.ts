@@ -62,15 +62,6 @@ export function compileDtoValidator(dto: Function): DtoValidatorFn {
   return validator;
 }
 
-/**
- * Validates `raw` against `dto`; shorthand for `compileDtoValidator(dto)(raw)`.
- *
- * @throws DtoDefinitionError when the DTO itself is unusable (see {@link compileDtoValidator}).
- */
-export function validateDto(dto: Function, raw: unknown): DtoValidationResult {
-  return compileDtoValidator(dto)(raw);
-}
-
 function buildValidator(dto: Function): DtoValidatorFn {
   assertSyncAndComplete(dto);
   const cls = dto as new () => object;

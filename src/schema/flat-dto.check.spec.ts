@@ -14,7 +14,7 @@ import {
   type ValidatorConstraintInterface,
   validateSync,
 } from 'class-validator';
-import { validateDto } from './dto-validator.js';
+import { compileDtoValidator } from './dto-validator.js';
 import { compileFlatDtoCheck } from './flat-dto.check.js';
 import { McpProperty } from './mcp-property.decorator.js';
 
@@ -108,7 +108,7 @@ describe('compileFlatDtoCheck', () => {
       [Transformed, { n: 'seven' }],
     ] as const) {
       const expected = reference(dto, raw);
-      const result = validateDto(dto, raw);
+      const result = compileDtoValidator(dto)(raw);
       expect(result.ok ? [] : result.violations.slice(0, expected.violations.length)).toEqual(expected.violations);
       if (result.ok) expect(result.value).toEqual(expected.value);
     }
@@ -122,7 +122,7 @@ describe('compileFlatDtoCheck', () => {
   });
 });
 
-describe('validateDto on flat DTOs gives what class-transformer + class-validator give', () => {
+describe('the compiled validator of flat DTOs gives what class-transformer + class-validator give', () => {
   const cases: [new () => object, Record<string, unknown>][] = [];
   for (const a of VALUES) for (const b of VALUES) cases.push([Sum, { a, b }]);
   for (const v of VALUES) {
@@ -135,7 +135,7 @@ describe('validateDto on flat DTOs gives what class-transformer + class-validato
 
   it.each(cases)('%p %j', (dto, raw) => {
     const expected = reference(dto, raw);
-    const result = validateDto(dto, raw);
+    const result = compileDtoValidator(dto)(raw);
     if (result.ok) {
       expect(expected.violations).toEqual([]);
       expect(result.value).toBeInstanceOf(dto);
@@ -151,14 +151,14 @@ describe('validateDto on flat DTOs gives what class-transformer + class-validato
   });
 
   it('reports the texts the specs rely on', () => {
-    expect(validateDto(Sum, { a: '1' })).toEqual({
+    expect(compileDtoValidator(Sum)({ a: '1' })).toEqual({
       ok: false,
       violations: [
         'a: a must be a number conforming to the specified constraints',
         'b: b must be a number conforming to the specified constraints',
       ],
     });
-    expect(validateDto(Mixed, { count: 1.5, label: 2 })).toEqual({
+    expect(compileDtoValidator(Mixed)({ count: 1.5, label: 2 })).toEqual({
       ok: false,
       violations: ['count: count must be an integer number', 'label: label must be a string'],
     });

@@ -14,7 +14,7 @@ import 'reflect-metadata';
 import { Transform, Type } from 'class-transformer';
 import { IsString, ValidateNested } from 'class-validator';
 import { dtoToJsonSchema } from '../../src/schema/dto-json-schema.js';
-import { validateDto } from '../../src/schema/dto-validator.js';
+import { compileDtoValidator } from '../../src/schema/dto-validator.js';
 
 class Guest {
   @IsString() name!: string;
@@ -29,8 +29,8 @@ let out;
 try {
   out = {
     schema: dtoToJsonSchema(Booking),
-    result: validateDto(Booking, { guest: { name: 7 } }),
-    flat: validateDto(Shout, { word: 'hi' }),
+    result: compileDtoValidator(Booking)({ guest: { name: 7 } }),
+    flat: compileDtoValidator(Shout)({ word: 'hi' }),
   };
 } catch (error) {
   out = { error: String(error) };
