@@ -38,8 +38,14 @@ export async function ensureNode(major, { log = (line) => console.log(line) } = 
   const dir = join(prefix, 'node_modules', PACKAGE);
   const binDir = join(dir, 'bin');
   const node = join(binDir, 'node');
-  const installed = () =>
-    existsSync(node) && JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version === version;
+  // While another process installs it, the binary can exist before its package.json: not installed yet.
+  const installed = () => {
+    try {
+      return existsSync(node) && JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version === version;
+    } catch {
+      return false;
+    }
+  };
   if (!installed()) {
     log(`installing ${PACKAGE}@${version} (Node ${major}) into ${relative(ROOT, prefix)}`);
     mkdirSync(prefix, { recursive: true });
