@@ -179,13 +179,6 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
   async execute(taskId: string, interrupt: AbortSignal, retryOnThrow = false): Promise<QueuedRunEnd> {
     const record = await this.store.get(taskId);
     if (!record || record.status !== 'working') return 'skipped';
-    if (record.server !== undefined && record.server !== this.server.path) {
-      // Another server's task: its tools are not this server's to run (its own server's runner runs it).
-      this.logger.warn(
-        `Task ${taskId} belongs to the MCP server at ${record.server}, not ${this.server.path}: not run`,
-      );
-      return 'skipped';
-    }
     const replay = await this.replayOf(record);
     if (!replay) return 'ended';
     const controller = this.running.track(record);
