@@ -39,11 +39,11 @@ export async function runExactlyOnceMicro(ms: number): Promise<Record<string, nu
   const flowIds = Array.from({ length: 200_000 }, () => randomBytes(16).toString('base64url'));
   const session = (flowId: string) => ({ isRetry: true, flowId, startedAt: now }) as unknown as ReplaySession;
   const replayed = session('a-completed-flow');
-  await gate.run(replayed, true, round);
+  await gate.run(replayed, round);
 
   const bare = await timeAsync(ms, () => round());
-  const first = await timeAsync(ms, (i) => gate.run(session(flowIds[i % flowIds.length]!), true, round));
-  const replay = await timeAsync(ms, () => gate.run(replayed, true, round));
+  const first = await timeAsync(ms, (i) => gate.run(session(flowIds[i % flowIds.length]!), round));
+  const replay = await timeAsync(ms, () => gate.run(replayed, round));
   return { bareRoundMicros: bare, firstCompletionMicros: first - bare, replayMicros: replay - bare };
 }
 

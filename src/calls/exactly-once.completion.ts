@@ -23,22 +23,15 @@ export class ExactlyOnceCompletion {
   }
 
   /**
-   * `enabled`: the tool's own setting; undefined falls back to `mrtr.exactlyOnce`. Without the gate
-   * (or on a first round) the round runs as it is, synchronously when it is.
+   * Whether a round of `session` runs through {@link run}: the tool's own setting (`enabled`;
+   * undefined falls back to `mrtr.exactlyOnce`), and only for a round that continues a flow.
    */
-  run(
-    session: ReplaySession,
-    enabled: boolean | undefined,
-    round: () => Promise<Record<string, unknown>>,
-  ): Promise<Record<string, unknown>> {
-    if (!(enabled ?? this.byDefault) || !session.isRetry) return round();
-    return this.runOnce(session, round);
+  guards(session: ReplaySession, enabled: boolean | undefined): boolean {
+    return (enabled ?? this.byDefault) && session.isRetry;
   }
 
-  private async runOnce(
-    session: ReplaySession,
-    round: () => Promise<Record<string, unknown>>,
-  ): Promise<Record<string, unknown>> {
+  /** Runs `round` once for the flow of `session` (see {@link guards} for when to). */
+  async run(session: ReplaySession, round: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
     const { flowId } = session;
     const expiresAt = session.startedAt + this.maxFlowMs;
     const claim = await this.store.claim(flowId, expiresAt);

@@ -15,7 +15,7 @@ export type VerifyToolHeaders = (
   args: Readonly<Record<string, unknown>>,
 ) => void;
 
-/** What makes up an {@link McpInbound}; {@link McpInbound.with} replaces some of it. */
+/** What a transport makes an {@link McpInbound} of. */
 export interface McpInboundParts {
   readonly transport: McpTransportInfo;
   /** Made on first use of {@link McpInbound.signal} (an HTTP request's needs a listener on its socket). */
@@ -24,23 +24,23 @@ export interface McpInboundParts {
   readonly notify: (notification: JsonRpcNotification) => void | Promise<void>;
   readonly verifyHeaders?: VerifyHeaders;
   readonly verifyToolHeaders?: VerifyToolHeaders;
-  /** The request's trace, for the observers (set by the pipeline, filled in by the MRTR runner). */
-  readonly trace?: McpRequestTrace;
 }
 
 /**
  * One request as every layer below the transport sees it, whatever the transport and era: where it
  * came from, its signal, how to send it notifications, the transport's own checks and its trace.
- * A transport makes one per request; a layer that adds something (the pipeline its trace, the
- * 2025-era leg a call's cancellation) makes a copy with {@link with}. Always the same fields, so
- * every inbound has one shape (see ARCHITECTURE.md, "Objects on the request path").
+ * A transport (or, for a 2025-era call, the session's leg, which adds the call's cancellation)
+ * makes one per request and it travels down as it is; the request pipeline sets its trace. Always
+ * the same fields, so every inbound has one shape (see ARCHITECTURE.md, "Objects on the request
+ * path").
  */
 export class McpInbound {
   readonly transport: McpTransportInfo;
   readonly notify: (notification: JsonRpcNotification) => void | Promise<void>;
   readonly verifyHeaders: VerifyHeaders | undefined;
   readonly verifyToolHeaders: VerifyToolHeaders | undefined;
-  readonly trace: McpRequestTrace | undefined;
+  /** The request's trace, for the observers: set by the request pipeline, filled in on the way. */
+  trace: McpRequestTrace | undefined;
   readonly #signal: () => AbortSignal;
 
   constructor(parts: McpInboundParts) {
@@ -48,24 +48,12 @@ export class McpInbound {
     this.notify = parts.notify;
     this.verifyHeaders = parts.verifyHeaders;
     this.verifyToolHeaders = parts.verifyToolHeaders;
-    this.trace = parts.trace;
+    this.trace = undefined;
     this.#signal = parts.signal;
   }
 
   /** Aborted when the client goes away (or cancels) before the answer was written. */
   get signal(): AbortSignal {
     return this.#signal();
-  }
-
-  /** This inbound with some of its parts replaced. */
-  with(changes: Partial<McpInboundParts>): McpInbound {
-    return new McpInbound({
-      transport: changes.transport ?? this.transport,
-      signal: changes.signal ?? this.#signal,
-      notify: changes.notify ?? this.notify,
-      verifyHeaders: changes.verifyHeaders ?? this.verifyHeaders,
-      verifyToolHeaders: changes.verifyToolHeaders ?? this.verifyToolHeaders,
-      trace: changes.trace ?? this.trace,
-    });
   }
 }

@@ -42,13 +42,18 @@ export class MrtrCallRunner {
   }
 
   /**
-   * Runs the handler with the call bound to the async scope. The outcome is the handler's value or
+   * Runs the handler (with `args`) with the call bound to the async scope. The outcome is the handler's value or
    * the sealed input-required round, even when a catch block, interceptor or exception filter of
    * the application intercepted the signal on its way out (that is logged, since the code that
    * caught it ran).
    */
-  async invoke(session: ReplaySession, exchange: McpExchange, handler: () => unknown): Promise<McpCallOutcome> {
-    return this.noted(await this.mrtr.run(session, exchange, handler), exchange);
+  async invoke<A extends unknown[]>(
+    session: ReplaySession,
+    exchange: McpExchange,
+    handler: (...args: A) => unknown,
+    ...args: A
+  ): Promise<McpCallOutcome> {
+    return this.noted(await this.mrtr.run(session, exchange, handler, ...args), exchange);
   }
 
   private noted(outcome: McpCallOutcome, exchange: McpExchange): McpCallOutcome {

@@ -73,7 +73,7 @@ export class McpHandlerFactory {
     if (declaresEnhancers(instance, method, methodName) || hasGlobalEnhancers(this.config)) {
       return { ...handler, invoke: this.pipeline(instance, callback, methodName) };
     }
-    return { ...handler, invoke: (input, exchange) => callDirectly(instance, method, input, exchange) };
+    return { ...handler, invoke: directCall(instance, method) };
   }
 
   /** Nest's enhancer pipeline around `callback`, for one instance (and, for a contextual one, its context). */
@@ -180,19 +180,22 @@ function escapeForLog(error: unknown): void {
  * What Nest's pipeline does around a method when nothing is bound, without its layers: the method
  * with the call's arguments, an Observable resolved to its last value; the signal turned into the
  * sealed round (as our interceptor does), and any other error logged once under
- * `ExceptionsHandler` (as Nest's external exception handler does) and handed on.
+ * `ExceptionsHandler` (as Nest's external exception handler does) and handed on. One function
+ * between the caller and the method.
  */
-async function callDirectly(instance: object, method: Method, input: unknown, exchange: McpExchange): Promise<unknown> {
-  try {
-    const value = await method.call(instance, input, exchange);
-    return isObservable(value) ? await lastValueFrom(value) : value;
-  } catch (error) {
-    const scope = mcpCallScope.getStore();
-    if (isInputRequired(error) && scope) return scope.seal(error);
-    if (loggedByNest(error)) {
-      escapeStacksForLog(error);
-      exceptionsLogger.error(error);
+function directCall(instance: object, method: Method): McpHandler['invoke'] {
+  return async function callDirectly(input: unknown, exchange: McpExchange): Promise<unknown> {
+    try {
+      const value = await method.call(instance, input, exchange);
+      return isObservable(value) ? await lastValueFrom(value) : value;
+    } catch (error) {
+      const scope = mcpCallScope.getStore();
+      if (isInputRequired(error) && scope) return scope.seal(error);
+      if (loggedByNest(error)) {
+        escapeStacksForLog(error);
+        exceptionsLogger.error(error);
+      }
+      throw error;
     }
-    throw error;
-  }
+  };
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { McpInbound } from '../calls/mcp-inbound.js';
+import type { McpInbound } from '../calls/mcp-inbound.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 import { jsonBoundsProblem } from '../protocol/json-bounds.js';
 import type { JsonRpcId } from '../protocol/json-rpc.js';
@@ -11,7 +11,7 @@ import { type DispatchOutcome, failure, type JsonRpcRequestParts, succeeded } fr
 import { logStack } from '../telemetry/log-stack.js';
 import { logText } from '../telemetry/log-text.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
-import { outcomeOfResponse, startTrace } from '../telemetry/mcp-request-trace.js';
+import { type McpRequestTrace, outcomeOfResponse, startTrace } from '../telemetry/mcp-request-trace.js';
 
 /** One request that passed its era's shape checks, with what its era already knows of it. */
 export interface PipelineRequest extends JsonRpcRequestParts {
@@ -22,10 +22,13 @@ export interface PipelineRequest extends JsonRpcRequestParts {
 }
 
 /**
- * What an era does with a request once the pipeline admitted it: its result, or undefined when the
- * request ends without a response (a 2025-era call the client cancelled). Throws to fail it.
+ * What an era does with a request once the pipeline admitted it (its `inbound` carries the trace by
+ * then): its result, or undefined when the request ends without a response (a 2025-era call the
+ * client cancelled). Throws to fail it.
  */
-export type PipelineStep = (inbound: McpInbound) => Promise<Record<string, unknown> | undefined>;
+export type PipelineStep<R extends PipelineRequest = PipelineRequest> = (
+  request: R,
+) => Promise<Record<string, unknown> | undefined>;
 
 /**
  * The one path every request takes, whatever its era and transport: the depth and number bounds,
@@ -41,37 +44,53 @@ export class McpRequestPipeline {
     private readonly telemetry: McpTelemetry,
   ) {}
 
-  /** Answers `request` with `step`; undefined when the step ended it without a response. */
-  run(request: PipelineRequest, step: PipelineStep): Promise<DispatchOutcome | undefined> {
-    const { era, id, method, params, session } = request;
-    const trace = startTrace(era, request.inbound.transport, id, method, params);
+  /**
+   * Answers `request` with `step`; undefined when the step ended it without a response. Observers
+   * that wrap requests (OpenTelemetry) run around the answer; the audit event follows it.
+   */
+  async run<R extends PipelineRequest>(request: R, step: PipelineStep<R>): Promise<DispatchOutcome | undefined> {
+    const { era, id, method, params, session, inbound } = request;
+    const trace = startTrace(era, inbound.transport, id, method, params);
     if (session) {
       trace.protocolVersion = session.protocolVersion;
       trace.sessionId = session.id;
       trace.principal = session.principal;
     }
-    const inbound = request.inbound.with({ trace });
-    return this.telemetry.observe(
-      trace,
-      () => this.answer(request, inbound, step),
-      (outcome) => outcomeOfResponse(outcome?.response, outcome?.status),
-    );
+    inbound.trace = trace;
+    try {
+      return this.telemetry.wraps
+        ? await this.telemetry.wrap(trace, () => this.answer(request, step, trace))
+        : await this.answer(request, step, trace);
+    } finally {
+      this.telemetry.finish(trace);
+    }
   }
 
-  private async answer(
-    request: PipelineRequest,
-    inbound: McpInbound,
-    step: PipelineStep,
+  private async answer<R extends PipelineRequest>(
+    request: R,
+    step: PipelineStep<R>,
+    trace: McpRequestTrace,
   ): Promise<DispatchOutcome | undefined> {
     const { id, method, params } = request;
-    const problem = jsonBoundsProblem(params, this.options.maxJsonDepth);
-    if (problem) return failure(id, McpError.invalidParams(`params ${problem}`, undefined, 400));
+    let outcome: DispatchOutcome | undefined;
     try {
-      const result = await step(inbound);
-      return result === undefined ? undefined : succeeded(id, result);
+      const problem = jsonBoundsProblem(params, this.options.maxJsonDepth);
+      if (problem) {
+        outcome = failure(id, McpError.invalidParams(`params ${problem}`, undefined, 400));
+      } else {
+        try {
+          const result = await step(request);
+          outcome = result === undefined ? undefined : succeeded(id, result);
+        } catch (error) {
+          outcome = this.toFailure(id, method, error);
+        }
+      }
     } catch (error) {
-      return this.toFailure(id, method, error);
+      this.telemetry.escaped(trace, error);
+      throw error;
     }
+    trace.outcome = outcomeOfResponse(outcome?.response, outcome?.status);
+    return outcome;
   }
 
   /**

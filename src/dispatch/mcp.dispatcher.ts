@@ -2,14 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { McpError } from '../protocol/mcp.error.js';
 import { isJsonRpcId, type JsonRpcId } from '../protocol/json-rpc.js';
 import { createExchange } from './exchange.factory.js';
-import type { McpExchange } from '../protocol/mcp-exchange.js';
 import type { McpInbound } from '../calls/mcp-inbound.js';
 import { MCP_METHOD_GROUPS, type McpMethodGroup, type MethodHandler } from '../calls/method-handler.js';
 import { DiscoverMethods } from '../methods/discover.methods.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
 import { type DispatchOutcome, failure, readRequest } from '../protocol/rpc-outcome.js';
 import { type McpRefusal, McpTelemetry } from '../telemetry/mcp-telemetry.js';
-import { McpRequestPipeline } from './mcp-request.pipeline.js';
+import { McpRequestPipeline, type PipelineRequest } from './mcp-request.pipeline.js';
 
 interface MethodEntry {
   readonly group: McpMethodGroup;
@@ -57,14 +56,20 @@ export class McpDispatcher {
       return this.refuse(inbound, request, typeof method === 'string' ? method : undefined);
     }
     const { id, method, params } = request;
-    return this.pipeline.run({ era: 'modern', id, method, params, inbound }, (traced) => {
-      if (!this.hasMethod(method)) throw McpError.methodNotFound(method);
-      const exchange = createExchange(id, method, params, traced);
-      traced.trace!.exchange = exchange;
-      traced.trace!.protocolVersion = exchange.protocolVersion;
-      return this.call(exchange, traced);
-    });
+    return await this.pipeline.run({ era: 'modern', id, method, params, inbound }, this.answer);
   }
+
+  /** The 2026-07-28 step: the `_meta` envelope read into the exchange, then the method. */
+  private readonly answer = async (request: PipelineRequest): Promise<Record<string, unknown>> => {
+    const { id, method, params, inbound } = request;
+    const handler = this.handlerOf(method);
+    if (!handler) throw McpError.methodNotFound(method);
+    const exchange = createExchange(id, method, params, inbound);
+    const trace = inbound.trace!;
+    trace.exchange = exchange;
+    trace.protocolVersion = exchange.protocolVersion;
+    return await handler(exchange, inbound);
+  };
 
   /**
    * Records a message refused before it was dispatched (one audit event, one span): the
@@ -88,18 +93,13 @@ export class McpDispatcher {
 
   /** Whether `method` is answered right now (known, and its capability advertised). */
   hasMethod(method: string): boolean {
-    const entry = this.methods.get(method);
-    return entry !== undefined && entry.group.enabled();
+    return this.handlerOf(method) !== undefined;
   }
 
-  /**
-   * Runs the method of an exchange that is already established (the 2025-era leg builds its own from
-   * the session); resolves to the result or throws McpError.
-   */
-  async call(exchange: McpExchange, inbound: McpInbound): Promise<Record<string, unknown>> {
-    const entry = this.methods.get(exchange.method);
-    if (!entry || !entry.group.enabled()) throw McpError.methodNotFound(exchange.method);
-    return entry.handler(exchange, inbound);
+  /** The handler of `method` when it is answered right now; undefined for an unknown or disabled one. */
+  handlerOf(method: string): MethodHandler | undefined {
+    const entry = this.methods.get(method);
+    return entry !== undefined && entry.group.enabled() ? entry.handler : undefined;
   }
 }
 

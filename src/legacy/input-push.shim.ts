@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { McpDispatcher } from '../dispatch/mcp.dispatcher.js';
-import type { McpInbound } from '../calls/mcp-inbound.js';
+import type { MethodHandler } from '../calls/method-handler.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
-import type { McpExchange } from '../protocol/mcp-exchange.js';
 import type { InputRequest } from '../protocol/wire-types.js';
 import type { LegacyChannel, LegacySession } from './legacy-channel.js';
+import { type LegacyCall, legacyExchange } from './legacy-call.js';
 import { LegacyInputError } from './legacy-input.error.js';
 import { nextPushId } from './push-ids.js';
 import { limitExceeded } from './session-limit.error.js';
@@ -27,25 +26,23 @@ const FIRST_VERSION_WITH_ELICITATION_MODES = '2025-11-25';
 @Injectable()
 export class InputPushShim {
   constructor(
-    private readonly dispatcher: McpDispatcher,
     @Inject(MCP_LEGACY_OPTIONS) private readonly legacy: ResolvedMcpLegacyOptions,
     @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
     private readonly telemetry: McpTelemetry,
   ) {}
 
   /**
-   * Carries on a call whose first round (`first`, run with `params`) ended with `input_required`
-   * until it completes; `exchangeFor` builds the exchange of each retry from its params.
+   * Carries on a call whose first round (`first`) ended with `input_required` until it completes:
+   * each retry runs the same method `handler` with the answers, in an exchange built from the
+   * session like the first round's.
    */
   async complete(
     first: Record<string, unknown>,
-    params: Readonly<Record<string, unknown>>,
-    exchangeFor: (params: Readonly<Record<string, unknown>>) => McpExchange,
-    inbound: McpInbound,
-    session: LegacySession,
-    channel: LegacyChannel,
+    call: LegacyCall,
+    handler: MethodHandler,
   ): Promise<Record<string, unknown>> {
     const { maxInputRounds } = this.legacy;
+    const { params, inbound, legacy: session, channel } = call;
     let result = first;
     for (let round = 1; result['resultType'] === 'input_required'; round++) {
       if (!channel.canRequest) {
@@ -66,7 +63,7 @@ export class InputPushShim {
         this.telemetry.inputRequestPushed(inbound.trace, key, request);
       const inputResponses = await this.askAll(requests, session, channel, inbound.signal);
       const retry = { ...params, inputResponses, requestState: result['requestState'] };
-      result = await this.dispatcher.call(exchangeFor(retry), inbound);
+      result = await handler(legacyExchange(call, retry), inbound);
     }
     return result;
   }

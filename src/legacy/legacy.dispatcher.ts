@@ -4,19 +4,17 @@ import { McpInbound } from '../calls/mcp-inbound.js';
 import { McpRequestPipeline } from '../dispatch/mcp-request.pipeline.js';
 import { DiscoverMethods } from '../methods/discover.methods.js';
 import { ResultStamp } from '../calls/result-stamp.js';
-import { RequestExchange } from '../calls/request-exchange.js';
 import { toolErrorResult } from '../calls/tool-result.normalizer.js';
 import { McpResourceRegistry } from '../discovery/mcp-resource.registry.js';
 import { McpPrincipalSource } from '../core/mcp-principal.source.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
-import { isJsonRpcId, type JsonRpcId, type JsonRpcResponse } from '../protocol/json-rpc.js';
+import { isJsonRpcId, type JsonRpcResponse } from '../protocol/json-rpc.js';
 import { isLoggingLevel } from '../protocol/logging-level.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
-import type { McpExchange, McpTransportInfo } from '../protocol/mcp-exchange.js';
+import type { McpTransportInfo } from '../protocol/mcp-exchange.js';
 import { McpMethod, MRTR_METHODS } from '../protocol/mcp-methods.js';
 import { isModernOnlyMethod } from '../protocol/protocol-era.js';
-import { META_PROGRESS_TOKEN } from '../protocol/meta-keys.js';
 import type { ServerCapabilities } from '../protocol/wire-types.js';
 import { answerInitialize, type InitializeAnswer } from './initialize-answer.js';
 import { InputPushShim } from './input-push.shim.js';
@@ -25,6 +23,7 @@ import { LegacyInputError } from './legacy-input.error.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { answerPush } from './push-answer.js';
 import { CallCancellation } from './call-cancellation.js';
+import { type LegacyCall, legacyExchange, type LegacyRequest } from './legacy-call.js';
 import { toLegacyResult } from './legacy-result.js';
 import { McpCallAbortedError } from '../protocol/mcp-call-aborted.error.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
@@ -39,12 +38,14 @@ export interface InitializeOutcome {
 /** The signal of `initialize`, which nothing can abort: it is answered at once. */
 const NEVER_ABORTED = new AbortController().signal;
 
-/** One 2025-era request: its id, method and params, already checked for shape. */
-export interface LegacyRequest {
-  readonly id: JsonRpcId;
-  readonly method: string;
-  readonly params: Readonly<Record<string, unknown>>;
-}
+/** What only a 2025-era session answers itself; every other method goes to the shared method table. */
+const SESSION_METHODS: ReadonlySet<string> = new Set([
+  'ping',
+  'initialize',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+]);
 
 /**
  * The 2025-era leg, whatever the transport: `initialize` (version negotiation and the session's
@@ -81,7 +82,7 @@ export class LegacyDispatcher {
     const inbound = new McpInbound({ transport, signal: () => NEVER_ABORTED, notify: () => undefined });
     const outcome = await this.pipeline.run(
       { era: 'legacy', ...request, params: request.params as Record<string, unknown>, inbound },
-      async (traced) => {
+      async ({ inbound: traced }) => {
         const answer = answerInitialize(request.params, {
           capabilities: () => this.capabilities(),
           serverInfo: this.stamp.serverInfo,
@@ -119,34 +120,54 @@ export class LegacyDispatcher {
       notify: (notification) => channel.notify(notification),
     });
     const { id, method, params } = request;
-    const outcome = await this.pipeline.run(
+    const call: LegacyCall = {
+      era: 'legacy',
+      id,
+      method,
+      params: params as Record<string, unknown>,
+      inbound,
       // The claims carry the session's negotiated version, id and principal.
-      { era: 'legacy', id, method, params: params as Record<string, unknown>, inbound, session: session.claims },
-      (traced) => this.cancellable(request, session, channel, cancel, traced),
-    );
+      session: session.claims,
+      legacy: session,
+      channel,
+      cancel,
+    };
+    const outcome = await this.pipeline.run(call, this.answer);
     return outcome?.response;
   }
 
-  /** The call as `notifications/cancelled` can stop it: cancelled, it ends without a response. */
-  private async cancellable(
-    request: LegacyRequest,
-    session: LegacySession,
-    channel: LegacyChannel,
-    cancel: CallCancellation,
-    inbound: McpInbound,
-  ): Promise<Record<string, unknown> | undefined> {
+  /**
+   * The 2025-era step: what only 2025 has, or the method table with an exchange built from the
+   * session and, for a call that asks, the push shim; the result leaves in its 2025 shape. A call
+   * that `notifications/cancelled` stopped ends without a response.
+   */
+  private readonly answer = async (call: LegacyCall): Promise<Record<string, unknown> | undefined> => {
+    const { id, method, params, inbound, legacy: session, cancel } = call;
     const { calls } = session.state;
-    calls.set(request.id, cancel);
+    calls.set(id, cancel);
     try {
-      const result = await this.answer(request, session, channel, inbound);
+      let result: Record<string, unknown>;
+      if (SESSION_METHODS.has(method)) {
+        result = await this.sessionMethod(call);
+      } else {
+        // The method table both eras share, with an exchange built from the session; a call that
+        // asks for input goes on through the push shim until it completes.
+        const handler = isModernOnlyMethod(method) ? undefined : this.dispatcher.handlerOf(method);
+        if (!handler) throw McpError.methodNotFound(method);
+        result = await handler(legacyExchange(call, params), inbound);
+        if (result['resultType'] === 'input_required' && MRTR_METHODS.has(method)) {
+          result = await this.shim.complete(result, call, handler);
+        }
+        result = toLegacyResult(result);
+      }
       return cancel.cancelled ? undefined : result;
     } catch (error) {
       if (cancel.cancelled) return undefined;
-      return toolErrorFor(request, error);
+      return toolErrorFor(call, error);
     } finally {
-      if (calls.get(request.id) === cancel) calls.delete(request.id);
+      if (calls.get(id) === cancel) calls.delete(id);
     }
-  }
+  };
 
   /** `notifications/cancelled` aborts the named call; every other notification needs nothing. */
   notification(method: string, params: unknown, session: LegacySession): void {
@@ -161,16 +182,10 @@ export class LegacyDispatcher {
     return answerPush(session.state, message, this.options.maxJsonDepth);
   }
 
-  private async answer(
-    request: LegacyRequest,
-    session: LegacySession,
-    channel: LegacyChannel,
-    inbound: McpInbound,
-  ): Promise<Record<string, unknown>> {
-    const { method, params } = request;
+  /** What only a 2025-era session answers (`SESSION_METHODS`). */
+  private async sessionMethod(call: LegacyCall): Promise<Record<string, unknown>> {
+    const { method, params, legacy: session } = call;
     switch (method) {
-      case 'ping':
-        return {};
       case 'initialize':
         throw McpError.invalidRequest('The session is already initialized');
       case 'logging/setLevel': {
@@ -190,16 +205,7 @@ export class LegacyDispatcher {
         return {};
       }
     }
-    if (isModernOnlyMethod(method) || !this.dispatcher.hasMethod(method)) throw McpError.methodNotFound(method);
-    const exchangeFor = (callParams: Readonly<Record<string, unknown>>) =>
-      legacyExchange(request, callParams, session, inbound);
-    const result = await this.dispatcher.call(exchangeFor(params), inbound);
-    // A call that asks its client for input goes on through the push shim until it completes.
-    const completed =
-      result['resultType'] === 'input_required' && MRTR_METHODS.has(method)
-        ? await this.shim.complete(result, params, exchangeFor, inbound, session, channel)
-        : result;
-    return toLegacyResult(completed);
+    return {}; // ping
   }
 }
 
@@ -224,29 +230,4 @@ function toolErrorFor(request: LegacyRequest, error: unknown): Record<string, un
     };
   }
   throw error;
-}
-
-/** The exchange of one round of a legacy call: the session's claims stand in for the `_meta` envelope. */
-function legacyExchange(
-  request: LegacyRequest,
-  params: Readonly<Record<string, unknown>>,
-  session: LegacySession,
-  inbound: McpInbound,
-): McpExchange {
-  const meta = params['_meta'];
-  const progressToken = isJsonObject(meta) ? meta[META_PROGRESS_TOKEN] : undefined;
-  const { claims, state } = session;
-  return new RequestExchange(
-    {
-      id: request.id,
-      method: request.method,
-      params,
-      protocolVersion: claims.protocolVersion,
-      clientCapabilities: claims.clientCapabilities,
-      clientInfo: claims.clientInfo,
-      logLevel: state.logLevel ?? 'debug',
-      progressToken: typeof progressToken === 'string' || typeof progressToken === 'number' ? progressToken : undefined,
-    },
-    inbound,
-  );
 }

@@ -64,7 +64,7 @@ export class PromptsMethods implements McpMethodGroup {
         });
       input = validation.value;
     }
-    const outcome = await this.calls.invoke(session, exchange, () => prompt.handler.invoke(input, exchange));
+    const outcome = await this.calls.invoke(session, exchange, prompt.handler.invoke, input, exchange);
     return outcome.kind === 'input_required'
       ? this.stamp.stamp(outcome.round)
       : this.stamp.complete(toGetPromptResult(outcome.value));

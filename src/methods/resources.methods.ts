@@ -47,9 +47,7 @@ export class ResourcesMethods implements McpMethodGroup {
     const { entry, variables } = resolved;
     this.lists.assertAllowed(exchange, 'resource', entry);
     const session = this.calls.begin(exchange, uri, {}, trace);
-    const outcome = await this.calls.invoke(session, exchange, () =>
-      entry.handler.invoke({ ...variables, uri }, exchange),
-    );
+    const outcome = await this.calls.invoke(session, exchange, entry.handler.invoke, { ...variables, uri }, exchange);
     if (outcome.kind === 'input_required') return this.stamp.stamp(outcome.round);
     const result = withMeta(
       toReadResourceResult(outcome.value, uri, entry.definition.mimeType),

@@ -88,16 +88,21 @@ export class MrtrEngine {
   }
 
   /**
-   * Runs `fn` (the handler) in the call's scope. Resolves to the handler's value, or to the sealed
+   * Runs `fn` (the handler, with `args`) in the call's scope. Resolves to the handler's value, or to the sealed
    * input-required round when it asked for input — whatever became of the signal on its way out (an
    * interceptor that wrapped the result, a filter or a catch block that swallowed it): once a
    * question was asked, the answer to the client is that question.
    */
-  async run(session: ReplaySession, exchange: McpExchange, fn: () => unknown): Promise<McpCallOutcome> {
+  async run<A extends unknown[]>(
+    session: ReplaySession,
+    exchange: McpExchange,
+    fn: (...args: A) => unknown,
+    ...args: A
+  ): Promise<McpCallOutcome> {
     const scope: McpCallScope = { exchange, session, seal: (signal) => this.seal(session, signal) };
     let value: unknown;
     try {
-      value = await mcpCallScope.run(scope, fn);
+      value = await mcpCallScope.run(scope, fn, ...args);
     } catch (error) {
       return this.settle(session, undefined, true, error);
     }

@@ -96,7 +96,7 @@ export class McpTelemetry implements OnModuleInit {
         trace.outcome = settle(value);
         return value;
       } catch (error) {
-        this.markEscaped(trace, error);
+        this.escaped(trace, error);
         throw error;
       }
     };
@@ -107,7 +107,21 @@ export class McpTelemetry implements OnModuleInit {
     }
   }
 
-  private markEscaped(trace: McpRequestTrace, error: unknown): void {
+  /**
+   * Whether an observer wraps each request (an `around` hook, as OpenTelemetry's span): the request
+   * pipeline then answers inside {@link wrap}; without one it answers directly, with no closure.
+   */
+  get wraps(): boolean {
+    return this.around !== DIRECT;
+  }
+
+  /** Runs `next` inside the observers' `around` hooks, the first outermost. */
+  wrap<T>(trace: McpRequestTrace, next: () => Promise<T>): Promise<T> {
+    return this.around(trace, next);
+  }
+
+  /** The request ended with `error` escaping: recorded as an internal error, and marked as recorded. */
+  escaped(trace: McpRequestTrace, error: unknown): void {
     trace.outcome = INTERNAL_OUTCOME;
     if (typeof error === 'object' && error !== null) (error as Record<symbol, unknown>)[OBSERVED] = true;
   }
@@ -164,7 +178,8 @@ export class McpTelemetry implements OnModuleInit {
     }
   }
 
-  private finish(trace: McpRequestTrace): void {
+  /** The request is answered: one audit event, and every observer's `finished`. */
+  finish(trace: McpRequestTrace): void {
     if (this.unread()) return;
     let event: McpAuditEvent;
     try {

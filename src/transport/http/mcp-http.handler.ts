@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { McpDispatcher } from '../../dispatch/mcp.dispatcher.js';
-import { type DispatchOutcome, failure } from '../../protocol/rpc-outcome.js';
+import { failure } from '../../protocol/rpc-outcome.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { McpHttpChallenge } from '../../protocol/mcp-http-challenge.js';
 import { MCP_HTTP_AUTHENTICATOR, type McpHttpAuthenticator } from './mcp-http-authenticator.js';
@@ -106,81 +106,58 @@ export class McpHttpHandler {
 
   /**
    * Handles one POST. `body` is what the framework already read (a Buffer, or a parsed value when
-   * a JSON parser ran first); undefined means the stream is still unread and we read it.
+   * a JSON parser ran first); undefined means the stream is still unread and we read it. The
+   * message goes to the leg of its era (the era router's answer); a failure of the leg is answered
+   * with the request's id.
    */
   async handle(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
     const writer = this.writerFor(res);
+    let message: unknown;
     try {
       if (!this.admitted(req, writer)) return;
-      if (!isJsonContentType(req.headers['content-type'])) {
+      const { headers } = req;
+      if (!isJsonContentType(headers['content-type'])) {
         return writer.refuse(415, 'Unsupported media type: Content-Type must be application/json');
       }
       if (this.authenticator) await this.authenticator.authenticate(req, res);
       if (writer.closed) return;
-      if (body === undefined && !req.readableEnded) {
-        try {
-          body = await readBody(req, this.options.maxBodyBytes);
-        } catch (error) {
-          return answerBodyError(writer, error, this.options.maxBodyBytes, this.logger);
-        }
+      try {
+        if (body === undefined && !req.readableEnded) body = await readBody(req, this.options.maxBodyBytes);
+        if (writer.closed) return;
+        message = parseBody(req, body, this.options.maxBodyBytes);
+      } catch (error) {
+        return answerBodyError(writer, error, this.options.maxBodyBytes, this.logger);
       }
-      await this.handleBody(req, res, writer, body);
-    } catch (error) {
-      this.unexpected(writer, error);
-    }
-  }
-
-  /**
-   * Parses a body that is read by now and answers its message; a failure of the dispatch is answered
-   * with the request's id.
-   */
-  private async handleBody(
-    req: IncomingMessage,
-    res: ServerResponse,
-    writer: ResponseWriter,
-    body: unknown,
-  ): Promise<void> {
-    if (writer.closed) return;
-    let message: unknown;
-    try {
-      message = parseBody(req, body, this.options.maxBodyBytes);
-    } catch (error) {
-      return answerBodyError(writer, error, this.options.maxBodyBytes, this.logger);
-    }
-    const headers = req.headers;
-    // Checked once the body is read, so that the refusal carries the request's id.
-    if (!acceptsJson(headers.accept)) {
-      const error = McpError.invalidRequest('Not acceptable: Accept must allow application/json and text/event-stream');
-      return writer.refuseWith(406, failure(requestIdOf(message), error).response);
-    }
-    const versionHeader = headers['mcp-protocol-version'];
-    const version = typeof versionHeader === 'string' ? versionHeader : undefined;
-    if (Array.isArray(message)) {
-      const first = this.eras.route(message[0], version);
-      if (first.era === 'legacy' && first.served) return this.refuseLegacyBatch(writer, message);
-    }
-    if (isJsonObject(message) && typeof message['method'] === 'string') writer.method = message['method'];
-    const route = this.eras.route(message, version);
-    if (route.era === 'legacy') {
-      writer.era = 'legacy';
-      if (route.served) {
-        return this.legacy
-          .post(req, res, writer, message as Record<string, unknown>)
-          .catch((error: unknown) => this.unexpected(writer, error, requestIdOf(message)));
+      // Checked once the body is read, so that the refusal carries the request's id.
+      if (!acceptsJson(headers.accept)) {
+        const error = McpError.invalidRequest(
+          'Not acceptable: Accept must allow application/json and text/event-stream',
+        );
+        return writer.refuseWith(406, failure(requestIdOf(message), error).response);
       }
-      return this.refuseLegacy(writer, message as Record<string, unknown>);
-    }
-    if (!route.served && isJsonObject(message)) {
-      const error = this.eras.modernRequest(message);
-      return writer.refuseWith(error.httpStatus, failure(requestIdOf(message), error).response);
-    }
-    let outcome: DispatchOutcome | undefined;
-    try {
-      outcome = await this.dispatcher.dispatch(message, httpInbound(req, res, writer));
+      const versionHeader = headers['mcp-protocol-version'];
+      const version = typeof versionHeader === 'string' ? versionHeader : undefined;
+      if (Array.isArray(message)) {
+        const first = this.eras.route(message[0], version);
+        if (first.era === 'legacy' && first.served) return this.refuseLegacyBatch(writer, message);
+      }
+      if (isJsonObject(message) && typeof message['method'] === 'string') writer.method = message['method'];
+      const route = this.eras.route(message, version);
+      if (route.era === 'legacy') {
+        writer.era = 'legacy';
+        if (!route.served) return this.refuseLegacy(writer, message as Record<string, unknown>);
+        return await this.legacy.post(req, res, writer, message as Record<string, unknown>);
+      }
+      if (!route.served && isJsonObject(message)) {
+        const error = this.eras.modernRequest(message);
+        return writer.refuseWith(error.httpStatus, failure(requestIdOf(message), error).response);
+      }
+      const outcome = await this.dispatcher.dispatch(message, httpInbound(req, res, writer));
+      if (outcome) writer.respond(outcome.status, outcome.response, outcome.headers);
+      else writer.plain(202, {});
     } catch (error) {
-      return this.unexpected(writer, error, requestIdOf(message));
+      this.unexpected(writer, error, message === undefined ? null : requestIdOf(message));
     }
-    this.answer(writer, outcome);
   }
 
   /**
@@ -193,16 +170,6 @@ export class McpHttpHandler {
     if (typeof first['method'] === 'string') writer.method = first['method'];
     const id = batch.map(requestIdOf).find((entry) => entry !== null) ?? null;
     writer.refuseWith(400, failure(id, McpError.invalidRequest('Batch requests are not supported')).response);
-  }
-
-  /** Writes the dispatcher's answer: its response, or 202 for a notification. */
-  private answer(writer: ResponseWriter, outcome: DispatchOutcome | undefined): void {
-    try {
-      if (outcome) writer.respond(outcome.status, outcome.response, outcome.headers);
-      else writer.plain(202, {});
-    } catch (error) {
-      this.unexpected(writer, error);
-    }
   }
 
   /** Origin and Host checks (DNS-rebinding protection) of every method; false once refused. */
