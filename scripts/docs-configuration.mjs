@@ -2,7 +2,9 @@
 // Writes docs/reference/configuration.md from the TSDoc of the option interfaces, so the page
 // cannot drift from the code: every property of each interface below (those of the interfaces it
 // extends first, then its own; nested option interfaces and inline objects expanded as `a.b`),
-// with its type and its TSDoc, which states the default.
+// with its type and its TSDoc, which states the default. An option section written once with
+// `defineSection` (src/core/option-section.ts) is read through its derived type (`SectionOptions`):
+// each field's TSDoc sits on the field of the definition, next to its check and default.
 //
 //   node scripts/docs-configuration.mjs           rewrites the page
 //   node scripts/docs-configuration.mjs --check   exits 1 when the page is not what it would write
@@ -122,7 +124,10 @@ const cell = (text) => oneLine(text).replaceAll('|', '\\|');
 
 function docOf(checker, node) {
   const symbol = node.name && checker.getSymbolAtLocation(node.name);
-  if (!symbol) return '';
+  return symbol ? symbolDoc(checker, symbol) : '';
+}
+
+function symbolDoc(checker, symbol) {
   const text = ts.displayPartsToString(symbol.getDocumentationComment(checker));
   const deprecated = symbol.getJsDocTags(checker).find((tag) => tag.name === 'deprecated');
   return deprecated ? `**Deprecated:** ${ts.displayPartsToString(deprecated.text)} ${text}`.trim() : text;
@@ -135,6 +140,80 @@ function ourInterface(checker, typeNode) {
   if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
   const declaration = symbol?.declarations?.find(ts.isInterfaceDeclaration);
   return declaration && declaration.getSourceFile().fileName.startsWith(join(ROOT, 'src')) ? declaration : undefined;
+}
+
+/**
+ * The option section a type node names, when it is one of ours written with `defineSection`: a
+ * type alias `XOptions = SectionOptions<typeof X>` (or `= SectionOptions<…> & …`), under src/.
+ */
+function ourSection(checker, typeNode) {
+  if (!typeNode || !ts.isTypeReferenceNode(typeNode)) return undefined;
+  let symbol = checker.getSymbolAtLocation(typeNode.typeName);
+  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+  const declaration = symbol?.declarations?.find(ts.isTypeAliasDeclaration);
+  if (!declaration || !declaration.getSourceFile().fileName.startsWith(join(ROOT, 'src'))) return undefined;
+  return /\bSectionOptions</.test(declaration.type.getText()) ? declaration : undefined;
+}
+
+/** The name of the section a `nested(X)` field holds: the type alias `… = SectionOptions<typeof X>` next to X. */
+function nestedSectionName(initializer) {
+  if (!initializer || !ts.isCallExpression(initializer) || initializer.expression.getText() !== 'nested')
+    return undefined;
+  const section = initializer.arguments[0]?.getText();
+  let name;
+  initializer.getSourceFile().forEachChild((node) => {
+    if (ts.isTypeAliasDeclaration(node) && node.type.getText() === `SectionOptions<typeof ${section}>`) {
+      name = node.name.text;
+    }
+  });
+  return name;
+}
+
+/**
+ * The default a field's definition gives, as its TSDoc would write it ('4194304', "'/mcp'", 'true'),
+ * when it is a literal or a product of numbers (`option(CHECK, 4 * 1024 * 1024)`), else undefined.
+ */
+function definedDefault(initializer) {
+  if (!initializer || !ts.isCallExpression(initializer)) return undefined;
+  if (!['option', 'optionWith'].includes(initializer.expression.getText())) return undefined;
+  const text = initializer.arguments[1]?.getText().replaceAll('_', '');
+  if (text === undefined) return undefined;
+  if (/^\d+(\s*\*\s*\d+)*$/.test(text)) return String(text.split('*').reduce((product, n) => product * Number(n), 1));
+  return /^(true|false|'[^']*')$/.test(text) ? text : undefined;
+}
+
+/**
+ * Fails when a field's TSDoc states a default ("Default 32.") other than the one its definition
+ * gives: the text and the value sit side by side in the definition, this keeps them the same.
+ */
+function checkStatedDefault(key, doc, initializer) {
+  const stated = /\bDefault:? ('[^']*'|[^\s,.:;()]+)/.exec(doc)?.[1];
+  const defined = definedDefault(initializer);
+  if (stated !== undefined && defined !== undefined && stated !== defined) {
+    throw new Error(`docs-configuration: \`${key}\` says "Default ${stated}" but its definition gives ${defined}`);
+  }
+}
+
+/** The rows of a section written with `defineSection`: each field of its derived type, nested sections expanded. */
+function sectionRows(checker, type, prefix) {
+  const out = [];
+  for (const property of checker.getPropertiesOfType(type)) {
+    const key = `${prefix}${property.name}`;
+    const optional = (property.flags & ts.SymbolFlags.Optional) !== 0;
+    const name = `\`${key}\`${optional ? '' : ' (required)'}`;
+    const valueType = checker.getNonNullableType(checker.getTypeOfSymbol(property));
+    const declaration = property.declarations?.find(ts.isPropertyAssignment);
+    const nested = nestedSectionName(declaration?.initializer);
+    const doc = symbolDoc(checker, property);
+    checkStatedDefault(key, doc, declaration?.initializer);
+    if (nested) {
+      out.push([name, nested, doc]);
+      out.push(...sectionRows(checker, valueType, `${key}.`));
+    } else {
+      out.push([name, checker.typeToString(valueType, undefined, ts.TypeFormatFlags.NoTruncation), doc]);
+    }
+  }
+  return out;
 }
 
 /** `readonly X[]`, `X[]` or `ReadonlyArray<X>`: X, else undefined. */
@@ -156,6 +235,9 @@ function rows(checker, declaration, prefix, seen = new Set()) {
       if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
       const found = symbol?.declarations?.find(ts.isInterfaceDeclaration);
       if (found) out.push(...rows(checker, found, prefix, seen));
+      else if (symbol?.declarations?.some(ts.isTypeAliasDeclaration)) {
+        out.push(...sectionRows(checker, checker.getTypeAtLocation(base), prefix));
+      }
     }
   }
   out.push(...memberRows(checker, declaration.members, prefix, seen));
@@ -169,10 +251,14 @@ function memberRows(checker, members, prefix, seen) {
     const key = `${prefix}${member.name.getText()}`;
     const name = `\`${key}\`${member.questionToken ? '' : ' (required)'}`;
     const nested = ourInterface(checker, member.type);
+    const section = ourSection(checker, member.type);
     const element = elementType(member.type);
     const nestedElement = element && ourInterface(checker, element);
     const doc = docOf(checker, member);
-    if (nested && /Options$/.test(nested.name.text)) {
+    if (section) {
+      out.push([name, section.name.text, doc]);
+      out.push(...sectionRows(checker, checker.getTypeFromTypeNode(member.type), `${key}.`));
+    } else if (nested && /Options$/.test(nested.name.text)) {
       out.push([name, nested.name.text, doc]);
       out.push(...rows(checker, nested, `${key}.`, seen));
     } else if (member.type && ts.isTypeLiteralNode(member.type)) {

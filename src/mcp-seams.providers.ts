@@ -136,7 +136,7 @@ export const seams: Provider[] = [
     McpTaskStore,
     (o) => o.taskStore,
     INTEGRATION_TASK_STORE,
-    (clock, options) => new InMemoryTaskStore(clock, options.tasks.maxTasks),
+    (clock, options) => new InMemoryTaskStore(clock, options.limits.maxTasks),
   ),
   layered(
     McpTaskExecutor,

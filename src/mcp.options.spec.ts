@@ -1,5 +1,10 @@
+import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
+import { LIMIT_DEFAULTS } from './core/mcp-limits.options.js';
 import { McpOptionsError } from './core/mcp-options.error.js';
-import { resolveMcpOptions } from './mcp.options.js';
+import { LEGACY_DEFAULTS } from './legacy/mcp-legacy.options.js';
+import { type McpModuleOptions, type ResolvedMcpOptions, resolveMcpOptions } from './mcp.options.js';
+import { MRTR_DEFAULTS } from './mrtr/mcp-mrtr.options.js';
 
 const BASE = { name: 'orders', version: '1.0.0' };
 
@@ -94,6 +99,138 @@ describe('resolveMcpOptions: tasks', () => {
       expect(() => resolveMcpOptions({ ...BASE, sseKeepAliveMs: bad as never })).toThrow(
         /`sseKeepAliveMs` must be a whole number of milliseconds, 0 or more/,
       );
+    }
+  });
+});
+
+/** Resolves `options`, keeping the warnings logged. */
+function resolveWarned(options: Parameters<typeof resolveMcpOptions>[0]) {
+  const warnings: string[] = [];
+  const resolved = resolveMcpOptions(options, { warn: (message: unknown) => void warnings.push(String(message)) });
+  return { resolved, warnings };
+}
+
+describe('resolveMcpOptions: every bound under limits, the old spellings honored', () => {
+  it('derives every default from the section definitions, and shows the moved bounds to their old readers', () => {
+    const { resolved, warnings } = resolveWarned(BASE);
+    expect(warnings).toEqual([]);
+    expect(resolved.limits).toEqual(LIMIT_DEFAULTS);
+    expect(resolved.limits).toMatchObject({
+      maxBodyBytes: 4 * 1024 * 1024,
+      maxJsonDepth: 32,
+      pageSize: 1000,
+      maxSessions: 10_000,
+      maxInputRounds: 8,
+      maxRequestStateChars: 65_536,
+      maxAnswerChars: 16_384,
+      maxTasks: 10_000,
+    });
+    expect([resolved.pageSize, resolved.maxBodyBytes, resolved.maxJsonDepth]).toEqual([1000, 4 * 1024 * 1024, 32]);
+    expect([resolved.mrtr.maxTokenChars, resolved.mrtr.maxAnswerChars]).toEqual([65_536, 16_384]);
+    expect(resolved.tasks.maxTasks).toBe(10_000);
+    expect(resolved.legacy).toMatchObject({ maxInputRounds: 8, maxSessions: 10_000, inputRoundTimeoutMs: 300_000 });
+    expect(resolved.mrtr).toEqual(MRTR_DEFAULTS);
+    expect(resolved.legacy).toEqual(LEGACY_DEFAULTS);
+    expect(resolved.cache).toEqual({ ttlMs: 0, scope: 'private' });
+    expect(resolved.path).toBe('/mcp');
+  });
+
+  it('reads the new spellings, and copies them to the old readers', () => {
+    const { resolved, warnings } = resolveWarned({
+      ...BASE,
+      mrtr: { ttlMs: 60_000 },
+      limits: {
+        pageSize: 10,
+        maxBodyBytes: 2048,
+        maxJsonDepth: 8,
+        maxSessions: 50,
+        maxInputRounds: 2,
+        maxRequestStateChars: 4096,
+        maxAnswerChars: 512,
+        maxTasks: 20,
+      },
+    });
+    expect(warnings).toEqual([]);
+    expect([resolved.pageSize, resolved.maxBodyBytes, resolved.maxJsonDepth]).toEqual([10, 2048, 8]);
+    expect([resolved.mrtr.maxTokenChars, resolved.mrtr.maxAnswerChars]).toEqual([4096, 512]);
+    expect(resolved.tasks.maxTasks).toBe(20);
+    expect(resolved.legacy).toMatchObject({ maxInputRounds: 2, maxSessions: 50, inputRoundTimeoutMs: 60_000 });
+  });
+
+  // [old spelling, new spelling, where the module and the old readers find the value]
+  const ALIASES: [string, string, (o: ResolvedMcpOptions) => number[]][] = [
+    ['pageSize', 'limits.pageSize', (o) => [o.limits.pageSize, o.pageSize]],
+    ['maxBodyBytes', 'limits.maxBodyBytes', (o) => [o.limits.maxBodyBytes, o.maxBodyBytes]],
+    ['maxJsonDepth', 'limits.maxJsonDepth', (o) => [o.limits.maxJsonDepth, o.maxJsonDepth]],
+    ['mrtr.maxTokenChars', 'limits.maxRequestStateChars', (o) => [o.limits.maxRequestStateChars, o.mrtr.maxTokenChars]],
+    ['mrtr.maxTokenBytes', 'limits.maxRequestStateChars', (o) => [o.limits.maxRequestStateChars, o.mrtr.maxTokenChars]],
+    ['mrtr.maxAnswerChars', 'limits.maxAnswerChars', (o) => [o.limits.maxAnswerChars, o.mrtr.maxAnswerChars]],
+    ['mrtr.maxAnswerBytes', 'limits.maxAnswerChars', (o) => [o.limits.maxAnswerChars, o.mrtr.maxAnswerChars]],
+    ['tasks.maxTasks', 'limits.maxTasks', (o) => [o.limits.maxTasks, o.tasks.maxTasks]],
+    ['legacy.maxInputRounds', 'limits.maxInputRounds', (o) => [o.limits.maxInputRounds, o.legacy.maxInputRounds]],
+    ['legacy.maxSessions', 'limits.maxSessions', (o) => [o.limits.maxSessions, o.legacy.maxSessions]],
+    ['legacy.inputRoundTimeoutMs', 'mrtr.ttlMs', (o) => [o.mrtr.ttlMs, o.legacy.inputRoundTimeoutMs]],
+  ];
+  /** BASE with each `spelling` ('a' or 'section.a') set to its value. */
+  const withOptions = (...set: [string, number][]): McpModuleOptions => {
+    const options: Record<string, unknown> = { ...BASE };
+    for (const [spelling, value] of set) {
+      const [first, second] = spelling.split('.');
+      if (second === undefined) options[first] = value;
+      else options[first] = { ...(options[first] as object), [second]: value };
+    }
+    return options as unknown as McpModuleOptions;
+  };
+
+  it.each(ALIASES)('honors the deprecated %s as %s, with one warning naming the new spelling', (old, to, read) => {
+    const { resolved, warnings } = resolveWarned(withOptions([old, 7]));
+    expect(read(resolved)).toEqual([7, 7]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(`^Option \`${old.replace('.', '\\.')}\` is deprecated: .*set \`${to}\` instead\\.$`),
+      ),
+    ]);
+  });
+
+  it.each(ALIASES)('lets the new spelling win over the deprecated %s (%s), and says so', (old, to, read) => {
+    const { resolved, warnings } = resolveWarned(withOptions([old, 7], [to, 9]));
+    expect(read(resolved)).toEqual([9, 9]);
+    expect(warnings).toEqual([
+      `Option \`${old}\` is deprecated and ignored: \`${to}\` is set too, and the new spelling wins. Remove \`${old}\`.`,
+    ]);
+  });
+
+  it('says that a round timeout set for the 2025 era now applies to both eras', () => {
+    const { warnings } = resolveWarned({ ...BASE, legacy: { inputRoundTimeoutMs: 60_000 } });
+    expect(warnings[0]).toMatch(/its value is used as `mrtr\.ttlMs` \(.*both eras\)/);
+  });
+
+  it('between two old spellings of one bound, the newer one wins, and the warning names it', () => {
+    const { resolved, warnings } = resolveWarned({ ...BASE, mrtr: { maxTokenChars: 8000, maxTokenBytes: 9000 } });
+    expect(resolved.limits.maxRequestStateChars).toBe(8000);
+    expect(warnings).toEqual([
+      expect.stringContaining('`mrtr.maxTokenChars` is deprecated: its value is used as `limits.maxRequestStateChars`'),
+      'Option `mrtr.maxTokenBytes` is deprecated and ignored: `mrtr.maxTokenChars` is set too, and it wins (both are old spellings of `limits.maxRequestStateChars`). Remove `mrtr.maxTokenBytes`.',
+    ]);
+  });
+
+  it('refuses a bad value under the spelling it was set with, once, and leaves the application its object', () => {
+    const options = { ...BASE, legacy: { maxSessions: 0 } };
+    expect(() => resolveWarned(options)).toThrow(/`legacy.maxSessions` must be a positive integer/);
+    expect(() => resolveWarned(options)).not.toThrow(/limits\.maxSessions/);
+    const kept = { ...BASE, legacy: { maxSessions: 5 }, limits: { maxUriLength: 100 } };
+    resolveWarned(kept);
+    expect(kept).toEqual({ ...BASE, legacy: { maxSessions: 5 }, limits: { maxUriLength: 100 } });
+  });
+
+  it('logs on the McpModule logger when none is given', () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      resolveMcpOptions({ ...BASE, pageSize: 5 });
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn.mock.calls[0][0]).toContain('`limits.pageSize`');
+    } finally {
+      warn.mockRestore();
     }
   });
 });

@@ -7,25 +7,31 @@ import type { McpAuditSink } from './telemetry/mcp-audit.sink.js';
 import type { McpEventBus } from './events/mcp-event-bus.js';
 import type { McpSessionBackplane } from './legacy/mcp-session.backplane.js';
 import type { McpHttpAuthenticator } from './transport/http/mcp-http-authenticator.js';
-import { type McpLimitsOptions, type ResolvedMcpLimits, resolveLimits } from './core/mcp-limits.options.js';
+import { Logger } from '@nestjs/common';
+import { LIMITS, type McpLimitsOptions, type ResolvedMcpLimits, resolveLimits } from './core/mcp-limits.options.js';
 import { McpOptionsError } from './core/mcp-options.error.js';
+import { foldMovedOptions, type MovedOptionsSection } from './core/moved-options.js';
 import {
   type McpServerOptions,
   type ResolvedMcpServerOptions,
   resolveServerOptions,
+  SERVER,
 } from './core/mcp-server.options.js';
-import { type McpMrtrOptions, type ResolvedMcpMrtrOptions, resolveMrtrOptions } from './mrtr/mcp-mrtr.options.js';
+import { type McpMrtrOptions, MRTR, type ResolvedMcpMrtrOptions, resolveMrtrOptions } from './mrtr/mcp-mrtr.options.js';
 import {
   type McpTasksOptions,
   type ResolvedMcpTasksOptions,
   resolveTasksOptions,
+  TASKS,
 } from './task-store/mcp-tasks.options.js';
 import {
+  LEGACY,
   type McpLegacyOptions,
   type ResolvedMcpLegacyOptions,
   resolveLegacyOptions,
 } from './legacy/mcp-legacy.options.js';
 import {
+  HTTP,
   type McpHttpOptions,
   type ResolvedMcpHttpOptions,
   resolveHttpOptions,
@@ -46,7 +52,10 @@ export interface McpModuleOptions extends McpServerOptions, McpHttpOptions {
   tasks?: McpTasksOptions;
   /** Settings of the 2025-era leg. */
   legacy?: McpLegacyOptions;
-  /** Bounds on what one client can make the server keep (subscriptions, sessions, streams, tasks). */
+  /**
+   * Every bound a client can push on: request size and nesting, page size, requestState and answer
+   * size, input rounds, sessions, subscriptions, pending questions, stream backlog, tasks.
+   */
   limits?: McpLimitsOptions;
   /**
    * The application's own principal source: it wins over an integration module's (oauth2) and over
@@ -111,17 +120,38 @@ export interface ResolvedMcpOptions extends ResolvedMcpServerOptions, ResolvedMc
   readonly httpAuthenticator?: Type<McpHttpAuthenticator> | McpHttpAuthenticator | false;
 }
 
-/** Applies defaults and validates; throws {@link McpOptionsError} listing every problem at once. */
-export function resolveMcpOptions(options: McpModuleOptions | undefined): ResolvedMcpOptions {
+/** Every section of the options, where it sits in them ('' for the top level). */
+const SECTIONS: readonly MovedOptionsSection[] = [
+  { at: '', spec: SERVER },
+  { at: '', spec: HTTP },
+  { at: 'mrtr', spec: MRTR },
+  { at: 'tasks', spec: TASKS },
+  { at: 'legacy', spec: LEGACY },
+  { at: 'limits', spec: LIMITS },
+];
+
+/**
+ * Applies defaults and validates; throws {@link McpOptionsError} listing every problem at once. An
+ * option set under a deprecated spelling is honored under its new one (unless that is set too: the
+ * new spelling wins), with one warning on `logger` each.
+ */
+export function resolveMcpOptions(
+  options: McpModuleOptions | undefined,
+  logger: Pick<Logger, 'warn'> = new Logger('McpModule'),
+): ResolvedMcpOptions {
   const problems: string[] = [];
-  const o = (options ?? {}) as Partial<McpModuleOptions>;
+  const folded = foldMovedOptions(options ?? {}, SECTIONS);
+  for (const warning of folded.warnings) logger.warn(warning);
+  const o = folded.options as Partial<McpModuleOptions>;
+  const limits = resolveLimits(o.limits, problems);
+  const mrtr = resolveMrtrOptions(o.mrtr, problems, limits);
   const resolved: ResolvedMcpOptions = {
-    ...resolveServerOptions(o, problems),
+    ...resolveServerOptions(o, problems, limits),
     ...resolveHttpOptions(o, problems),
-    mrtr: resolveMrtrOptions(o.mrtr, problems),
-    tasks: resolveTasksOptions(o.tasks, problems),
-    legacy: resolveLegacyOptions(o.legacy, problems),
-    limits: resolveLimits(o.limits, problems),
+    mrtr,
+    tasks: resolveTasksOptions(o.tasks, problems, limits),
+    legacy: resolveLegacyOptions(o.legacy, problems, limits, mrtr),
+    limits,
     principalSource: o.principalSource,
     flowStore: o.flowStore,
     taskStore: o.taskStore,

@@ -1,62 +1,88 @@
+import { POSITIVE_INTEGER } from './option-checks.js';
+import {
+  defineSection,
+  option,
+  resolveSection,
+  type ResolvedSection,
+  sectionDefaults,
+  type SectionOptions,
+} from './option-section.js';
+
 /**
- * Bounds on what one client can make the server keep (memory held between or during requests).
- * Each bound refused answers a JSON-RPC error with the request's id; none drops silently.
- * docs list every bound with its default in one table.
+ * Every bound a client can push on: what it sends (bodies, nesting, requestStates, answers), what it
+ * makes the server keep (sessions, subscriptions, pending questions, streams, tasks) and how much one
+ * answer holds (pages, rounds). Each bound refused answers a JSON-RPC error with the request's id;
+ * none drops silently. Every one is a positive integer; docs/limits.md lists them in one table.
  */
-export interface McpLimitsOptions {
+export const LIMITS = defineSection({
+  /** Largest request body (a stdio line) accepted, in bytes; larger gets HTTP 413. Default 4194304 (4 MiB). */
+  maxBodyBytes: option(POSITIVE_INTEGER, 4 * 1024 * 1024),
+  /**
+   * Deepest nesting accepted in a request's params (arguments, answers, `_meta`) and in a client's
+   * answers to pushed requests; deeper gets -32602 before anything reads it. Default 32.
+   */
+  maxJsonDepth: option(POSITIVE_INTEGER, 32),
+  /** Entries per page of every list result. Default 1000. */
+  pageSize: option(POSITIVE_INTEGER, 1000),
   /** Longest resource URI accepted in a subscription (2025-era `resources/subscribe`, a listen filter), in characters. Default 2048. */
-  maxUriLength?: number;
+  maxUriLength: option(POSITIVE_INTEGER, 2048),
   /** Most resources one 2025-era session may be subscribed to at once. Default 100. */
-  maxSubscriptionsPerSession?: number;
+  maxSubscriptionsPerSession: option(POSITIVE_INTEGER, 100),
   /** Most entries one `subscriptions/listen` filter may list in `resourceSubscriptions` (and in `taskIds`). Default 1000. */
-  maxListenFilterEntries?: number;
+  maxListenFilterEntries: option(POSITIVE_INTEGER, 1000),
+  /**
+   * Most 2025-era sessions whose mutable state (log level, subscriptions, streams) one node keeps,
+   * all callers together; when full, the oldest idle session of the caller holding the most gives
+   * way. Default 10000.
+   */
+  maxSessions: option(POSITIVE_INTEGER, 10_000),
   /** Most 2025-era sessions one caller (its principal, else its client address) may hold on one node; the oldest idle one gives way. Default 100. */
-  maxSessionsPerCaller?: number;
+  maxSessionsPerCaller: option(POSITIVE_INTEGER, 100),
   /** Most server-to-client requests (pushed questions) waiting for answers in one 2025-era session. Default 32. */
-  maxPendingRequestsPerSession?: number;
+  maxPendingRequestsPerSession: option(POSITIVE_INTEGER, 32),
+  /**
+   * How many times one 2025-era call may ask the client for input (each round sends the handler's
+   * questions as server-to-client requests and replays it with the answers). Default 8.
+   */
+  maxInputRounds: option(POSITIVE_INTEGER, 8),
+  /** The largest requestState accepted, in characters, checked before decrypting. Default 65536. */
+  maxRequestStateChars: option(POSITIVE_INTEGER, 65_536),
+  /**
+   * The largest answer taken, in characters of JSON after it is reduced to the fields its kind
+   * defines; a larger one is not sealed into the flow, and its question is asked again. Default 16384.
+   */
+  maxAnswerChars: option(POSITIVE_INTEGER, 16_384),
   /**
    * How far a stream's client may fall behind, in bytes written but not yet taken by the connection.
    * A listen or GET stream past it is closed (its client reconnects); a tool's notifications wait for
    * the client (progress is dropped instead) and the call ends with an error when it stays behind. Default 1048576 (1 MiB).
    */
-  maxStreamBacklogBytes?: number;
+  maxStreamBacklogBytes: option(POSITIVE_INTEGER, 1024 * 1024),
+  /** How many tasks the in-memory task store holds at most, all callers together (finished ones make room first). Default 10000. */
+  maxTasks: option(POSITIVE_INTEGER, 10_000),
   /** Most tasks one caller (principal, else client address) may have live at once (working or input_required). Default 100. */
-  maxRunningTasksPerCaller?: number;
+  maxRunningTasksPerCaller: option(POSITIVE_INTEGER, 100),
   /** Most tasks one caller may keep in the store, working or finished. Default 1000. */
-  maxStoredTasksPerCaller?: number;
+  maxStoredTasksPerCaller: option(POSITIVE_INTEGER, 1000),
   /**
    * Largest part of a task kept in the task store, in bytes of JSON: its arguments, the client
    * capabilities it keeps, each tasks/update's answers, its result or error. Default 1048576 (1 MiB).
    */
-  maxTaskPayloadBytes?: number;
-}
+  maxTaskPayloadBytes: option(POSITIVE_INTEGER, 1024 * 1024),
+});
+
+/** The bounds (`limits` of `McpModule.forRoot`), each a positive integer. */
+export type McpLimitsOptions = SectionOptions<typeof LIMITS>;
 
 /** The bounds after defaults were applied. */
-export type ResolvedMcpLimits = Readonly<Required<McpLimitsOptions>>;
+export type ResolvedMcpLimits = ResolvedSection<typeof LIMITS>;
 
 /** The default of every bound in {@link McpLimitsOptions}. */
-export const LIMIT_DEFAULTS: ResolvedMcpLimits = {
-  maxUriLength: 2048,
-  maxSubscriptionsPerSession: 100,
-  maxListenFilterEntries: 1000,
-  maxSessionsPerCaller: 100,
-  maxPendingRequestsPerSession: 32,
-  maxStreamBacklogBytes: 1024 * 1024,
-  maxRunningTasksPerCaller: 100,
-  maxStoredTasksPerCaller: 1000,
-  maxTaskPayloadBytes: 1024 * 1024,
-};
+export const LIMIT_DEFAULTS: ResolvedMcpLimits = sectionDefaults(LIMITS);
 
 /** Applies the defaults to `limits`; each value given must be a positive integer, else a problem is added. */
 export function resolveLimits(raw: McpLimitsOptions | undefined, problems: string[]): ResolvedMcpLimits {
-  const limits = { ...LIMIT_DEFAULTS };
-  for (const key of Object.keys(LIMIT_DEFAULTS) as (keyof McpLimitsOptions)[]) {
-    const value = raw?.[key];
-    if (value === undefined) continue;
-    if (Number.isInteger(value) && value > 0) limits[key] = value;
-    else problems.push(`\`limits.${key}\` must be a positive integer`);
-  }
-  return limits;
+  return resolveSection(LIMITS, raw, 'limits.', problems);
 }
 
 /** Injection token of the {@link ResolvedMcpLimits}. */

@@ -1,17 +1,27 @@
+import { BOOLEAN, NON_EMPTY_STRINGS } from '../../core/option-checks.js';
+import {
+  check,
+  defineSection,
+  option,
+  type ResolvedSection,
+  resolveSection,
+  type SectionOptions,
+} from '../../core/option-section.js';
+
 /** Where and to whom the Streamable HTTP endpoint answers (part of `McpModule.forRoot`). */
-export interface McpHttpOptions {
+export const HTTP = defineSection({
   /** Serve the Streamable HTTP endpoint. Default true (set false for a stdio-only server). */
-  http?: boolean;
+  http: option(BOOLEAN, true),
   /**
    * Origins allowed in the `Origin` header, e.g. 'https://app.example.com'. Loopback origins are
    * always allowed. A request with any other Origin gets 403. Use '*' to allow every origin.
    */
-  allowedOrigins?: string[];
+  allowedOrigins: option(NON_EMPTY_STRINGS, []),
   /**
    * Hosts allowed in the `Host` header (DNS-rebinding protection), e.g. 'mcp.example.com' or
    * 'mcp.example.com:8443'. Loopback hosts are always allowed. Use '*' to allow every host.
    */
-  allowedHosts?: string[];
+  allowedHosts: option(NON_EMPTY_STRINGS, []),
   /**
    * The longest, in milliseconds, an open SSE stream of the endpoint (a `subscriptions/listen`
    * stream, a call answered as a stream, a 2025-era session's GET) stays silent: one that sent
@@ -19,36 +29,25 @@ export interface McpHttpOptions {
    * close it as idle. Clients ignore comments. Default 25000, under the 60 s idle timeout of nginx
    * and of most load balancers; 0 sends none.
    */
-  sseKeepAliveMs?: number;
-}
+  sseKeepAliveMs: option(
+    check(
+      (value): value is number => Number.isSafeInteger(value) && (value as number) >= 0,
+      'must be a whole number of milliseconds, 0 or more',
+    ),
+    25_000,
+  ),
+});
+
+/** Where and to whom the Streamable HTTP endpoint answers (part of `McpModule.forRoot`). */
+export type McpHttpOptions = SectionOptions<typeof HTTP>;
 
 /** {@link McpHttpOptions} after defaults were applied. */
-export interface ResolvedMcpHttpOptions {
-  readonly http: boolean;
-  readonly allowedOrigins: readonly string[];
-  readonly allowedHosts: readonly string[];
-  readonly sseKeepAliveMs: number;
-}
+export type ResolvedMcpHttpOptions = ResolvedSection<typeof HTTP>;
 
 /** Injection token of the {@link ResolvedMcpHttpOptions}. */
 export const MCP_HTTP_OPTIONS = Symbol.for('mocapi:options:http');
 
 /** Applies the defaults of the HTTP section; each problem found is added to `problems`. */
 export function resolveHttpOptions(o: McpHttpOptions, problems: string[]): ResolvedMcpHttpOptions {
-  for (const key of ['allowedOrigins', 'allowedHosts'] as const) {
-    const list = o[key];
-    if (list !== undefined && (!Array.isArray(list) || list.some((v) => typeof v !== 'string' || v === ''))) {
-      problems.push(`\`${key}\` must be an array of non-empty strings`);
-    }
-  }
-  const sseKeepAliveMs = o.sseKeepAliveMs ?? 25_000;
-  if (!Number.isSafeInteger(sseKeepAliveMs) || sseKeepAliveMs < 0) {
-    problems.push('`sseKeepAliveMs` must be a whole number of milliseconds, 0 or more');
-  }
-  return {
-    http: o.http ?? true,
-    allowedOrigins: o.allowedOrigins ?? [],
-    allowedHosts: o.allowedHosts ?? [],
-    sseKeepAliveMs,
-  };
+  return resolveSection(HTTP, o, '', problems);
 }
