@@ -1,7 +1,9 @@
-// The layer stack of src/ (ARCHITECTURE.md, "Layers"), checked by `npm run lint`: a file imports only
-// from its own folder and from the folders listed before its own, never from one listed after it,
-// and no import cycle exists. The integrations (the subpath entries) sit on top and do not import
-// each other. Specs are left out: a test may assemble any layer.
+// The layer stack of src/ (ARCHITECTURE.md, "Layers"), checked by `npm run lint:layers` over src/,
+// bench/ and test/: a file of src/ imports only from its own folder and from the folders listed
+// before its own, never from one listed after it. The integrations (the subpath entries) sit on
+// top and do not import each other. Specs are left out of the layers: a test may assemble any
+// layer. No import cycle exists anywhere in src/, bench/ or test/; src/ never imports a test, a
+// benchmark or the sample; the tests do not import the benchmarks; nothing imports a spec file.
 const LAYERS = [
   'protocol',
   'core',
@@ -52,9 +54,9 @@ module.exports = {
   forbidden: [
     {
       name: 'no-circular',
-      comment: 'No import cycle, type-only imports included',
+      comment: 'No import cycle in src/, bench/ or test/, type-only imports included',
       severity: 'error',
-      from: { path: '^src/' },
+      from: { path: '^(src|bench|test)/' },
       to: { circular: true },
     },
     ...upward,
@@ -78,6 +80,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '\\.spec\\.ts$' },
       to: { path: '^(test|bench|sample)/' },
+    },
+    {
+      name: 'tests-not-to-bench',
+      comment: 'A test does not import a benchmark (a benchmark may reuse the test support)',
+      severity: 'error',
+      from: { path: '^test/' },
+      to: { path: '^bench/' },
+    },
+    {
+      name: 'not-to-specs',
+      comment: 'Nothing imports a spec file: what two specs share goes into a module of its own',
+      severity: 'error',
+      from: {},
+      to: { path: '\\.(e2e-)?spec\\.ts$' },
     },
   ],
   options: {

@@ -16,7 +16,8 @@ import { option } from './cli-option.js';
 import { hold, type HolderMode } from './idle-streams/holder.js';
 import { closedLoop, type Latency } from './idle-streams/call-loop.js';
 import type { GcTotals } from './idle-streams/gc-totals.js';
-import { serve, type ServerMeasure } from './idle-streams/server.js';
+import { serve } from './idle-streams/server.js';
+import type { ServerMeasure } from './idle-streams/server-measure.js';
 
 const STREAMS = option('streams', 10_000);
 const SESSIONS = option('sessions', 1_000);

@@ -5,9 +5,9 @@
 //
 //   npm run soak -- [--flows 100000] [--concurrency 32] [--json bench/out/soak.json]
 import { writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { startNginx } from '../test/multi-node/nginx-balancer.js';
-import { envelope, mcpHeaders } from '../test/support/raw-mcp.js';
+import { rpc } from '../test/support/raw-mcp.js';
 import { startRedis } from '../test/support/redis-server.js';
 import { killNodes, type NodeProcess, startNode } from '../test/redis/redis-nodes.js';
 import { option } from './cli-option.js';
@@ -19,31 +19,12 @@ const SAMPLE_MS = 1000;
 const MB = 1024 * 1024;
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-let requestId = 0;
 
 /** One tools/call through the balancer: status and parsed body. */
-function call(url: string, extra: Record<string, unknown>): Promise<{ status: number; body: any }> {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: ++requestId,
-    method: 'tools/call',
-    params: { name: 'place_order', arguments: {}, ...extra, _meta: envelope({ elicitation: {} }) },
-  });
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: mcpHeaders('tools/call', 'place_order') }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        try {
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-        } catch (error) {
-          reject(error);
-        }
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+async function call(url: string, extra: Record<string, unknown>): Promise<{ status: number; body: any }> {
+  const params = { name: 'place_order', arguments: {}, ...extra };
+  const response = await rpc(url, 'tools/call', params, { capabilities: { elicitation: {} }, agent });
+  return { status: response.status, body: response.json };
 }
 
 /** One flow: the question, then the answer; true when it completed as expected. */

@@ -22,10 +22,17 @@ import { ChildServer } from './harness/child-server.js';
 import { describeEnvironment, REPO_ROOT, renderEnvironment } from './harness/environment.js';
 import { parseMessage, post } from './harness/http-client.js';
 import { ensurePeerInstalled, peerPath } from './harness/peer-install.js';
-import { ID_PLACEHOLDER, measure, warmUp, type LoadResult, type LoadSettings } from './harness/load.js';
+import {
+  ID_PLACEHOLDER,
+  measure,
+  warmUp,
+  type FixedRequest,
+  type LoadResult,
+  type LoadSettings,
+} from './harness/load.js';
 import type { MicroRow } from './harness/micro-report.js';
 import { NODE_ENV_KEY, parseNodeSpecs, rerunOnNode, runOnEachNode, type NodeSpec } from './harness/node-runs.js';
-import type { Measurement } from './harness/report.js';
+import type { Measurement } from './harness/cells.js';
 import {
   renderCombinedMarkdown,
   renderMarkdown,
@@ -36,16 +43,8 @@ import {
   type RunReport,
 } from './harness/run-report.js';
 import { selectTargets, TARGETS, type Target } from './harness/targets.js';
-import {
-  SKIPPED_IN_SMOKE,
-  SMOKE_WORKLOAD_IDS,
-  WORKLOADS,
-  WORKLOAD_IDS,
-  type FixedRequest,
-  type FixedWorkload,
-  type Workload,
-  type WorkloadId,
-} from './harness/workloads.js';
+import type { FixedWorkload, Workload, WorkloadId } from './harness/workload-types.js';
+import { SKIPPED_IN_SMOKE, SMOKE_WORKLOAD_IDS, WORKLOADS, WORKLOAD_IDS } from './harness/workloads.js';
 
 const USAGE = `usage: node dist/bench/run.js [options]
   --smoke             1 s runs after a 0.5 s warm-up, short micro-benchmark, prefetched token pools a twentieth

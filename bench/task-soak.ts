@@ -6,9 +6,9 @@
 //
 //   npm run soak:tasks -- [--tasks 1000] [--concurrency 24] [--kill-every-ms 4000] [--json out.json]
 import { writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { startNginx } from '../test/multi-node/nginx-balancer.js';
-import { envelope, mcpHeaders } from '../test/support/raw-mcp.js';
+import { rpc as rawRpc } from '../test/support/raw-mcp.js';
 import { startRedis } from '../test/support/redis-server.js';
 import { killNodes, type NodeProcess, startNode } from '../test/redis/redis-nodes.js';
 import { option } from './cli-option.js';
@@ -23,34 +23,15 @@ const EXTENSIONS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-let requestId = 0;
 
 /** One request through the balancer: status and parsed body (undefined when the body is not JSON). */
-function rpc(url: string, method: string, params: Record<string, unknown>): Promise<{ status: number; body: any }> {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: ++requestId,
-    method,
-    params: { ...params, _meta: envelope(EXTENSIONS) },
-  });
-  const name = (params['name'] ?? params['taskId']) as string;
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: mcpHeaders(method, name) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        } catch {
-          parsed = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, body: parsed });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+async function rpc(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<{ status: number; body: any }> {
+  const response = await rawRpc(url, method, params, { capabilities: EXTENSIONS, agent });
+  return { status: response.status, body: response.json };
 }
 
 type Fate = 'completed' | 'failed' | 'cancelled' | 'lost' | 'stuck' | 'not-created';

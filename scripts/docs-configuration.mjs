@@ -2,9 +2,10 @@
 // Writes docs/reference/configuration.md from the TSDoc of the option interfaces, so the page
 // cannot drift from the code: every property of each interface below (those of the interfaces it
 // extends first, then its own; nested option interfaces and inline objects expanded as `a.b`),
-// with its type and its TSDoc, which states the default. An option section written once with
-// `defineSection` (src/core/option-section.ts) is read through its derived type (`SectionOptions`):
-// each field's TSDoc sits on the field of the definition, next to its check and default.
+// with its type and its TSDoc, which states the default. An options interface with a table of
+// checks and defaults (`defineSection<McpLimitsOptions>()({ … })`, src/core/option-section.ts) is
+// held to it: a default its TSDoc states ("Default 32.") must be the table's, and a field the table
+// marks moved (`movedTo`) must be `@deprecated` in the interface, and only those.
 //
 //   node scripts/docs-configuration.mjs           rewrites the page
 //   node scripts/docs-configuration.mjs --check   exits 1 when the page is not what it would write
@@ -143,31 +144,39 @@ function ourInterface(checker, typeNode) {
 }
 
 /**
- * The option section a type node names, when it is one of ours written with `defineSection`: a
- * type alias `XOptions = SectionOptions<typeof X>` (or `= SectionOptions<…> & …`), under src/.
+ * The tables of the option sections under src/: `defineSection<McpLimitsOptions>()({ … })`, by the
+ * file and name of the interface they are typed by ('/…/mcp-limits.options.ts#McpLimitsOptions'),
+ * each a map of its fields' initializers by option name.
  */
-function ourSection(checker, typeNode) {
-  if (!typeNode || !ts.isTypeReferenceNode(typeNode)) return undefined;
-  let symbol = checker.getSymbolAtLocation(typeNode.typeName);
-  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
-  const declaration = symbol?.declarations?.find(ts.isTypeAliasDeclaration);
-  if (!declaration || !declaration.getSourceFile().fileName.startsWith(join(ROOT, 'src'))) return undefined;
-  return /\bSectionOptions</.test(declaration.type.getText()) ? declaration : undefined;
+function sectionTables(program) {
+  const tables = new Map();
+  for (const source of program.getSourceFiles()) {
+    if (!source.fileName.startsWith(join(ROOT, 'src')) || source.isDeclarationFile) continue;
+    const visit = (node) => {
+      const define = ts.isCallExpression(node) && node.expression;
+      if (
+        define &&
+        ts.isCallExpression(define) &&
+        define.expression.getText() === 'defineSection' &&
+        define.typeArguments?.length === 1 &&
+        node.arguments[0] &&
+        ts.isObjectLiteralExpression(node.arguments[0])
+      ) {
+        const fields = new Map();
+        for (const property of node.arguments[0].properties) {
+          if (ts.isPropertyAssignment(property)) fields.set(property.name.getText(), property.initializer);
+        }
+        tables.set(`${source.fileName}#${define.typeArguments[0].getText()}`, fields);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return tables;
 }
 
-/** The name of the section a `nested(X)` field holds: the type alias `… = SectionOptions<typeof X>` next to X. */
-function nestedSectionName(initializer) {
-  if (!initializer || !ts.isCallExpression(initializer) || initializer.expression.getText() !== 'nested')
-    return undefined;
-  const section = initializer.arguments[0]?.getText();
-  let name;
-  initializer.getSourceFile().forEachChild((node) => {
-    if (ts.isTypeAliasDeclaration(node) && node.type.getText() === `SectionOptions<typeof ${section}>`) {
-      name = node.name.text;
-    }
-  });
-  return name;
-}
+/** The table of checks and defaults of an options interface, when it has one. */
+const tableOf = (tables, declaration) => tables.get(`${declaration.getSourceFile().fileName}#${declaration.name.text}`);
 
 /**
  * The default a field's definition gives, as its TSDoc would write it ('4194304', "'/mcp'", 'true'),
@@ -183,37 +192,22 @@ function definedDefault(initializer) {
 }
 
 /**
- * Fails when a field's TSDoc states a default ("Default 32.") other than the one its definition
- * gives: the text and the value sit side by side in the definition, this keeps them the same.
+ * Fails when a field's TSDoc states a default ("Default 32.") other than the one its table gives,
+ * or when the table marks it moved (`movedTo`) and its TSDoc does not say `@deprecated`, or the
+ * other way round: the interface and its table are kept the same.
  */
-function checkStatedDefault(key, doc, initializer) {
+function checkAgainstTable(key, doc, initializer) {
   const stated = /\bDefault:? ('[^']*'|[^\s,.:;()]+)/.exec(doc)?.[1];
   const defined = definedDefault(initializer);
   if (stated !== undefined && defined !== undefined && stated !== defined) {
-    throw new Error(`docs-configuration: \`${key}\` says "Default ${stated}" but its definition gives ${defined}`);
+    throw new Error(`docs-configuration: \`${key}\` says "Default ${stated}" but its table gives ${defined}`);
   }
-}
-
-/** The rows of a section written with `defineSection`: each field of its derived type, nested sections expanded. */
-function sectionRows(checker, type, prefix) {
-  const out = [];
-  for (const property of checker.getPropertiesOfType(type)) {
-    const key = `${prefix}${property.name}`;
-    const optional = (property.flags & ts.SymbolFlags.Optional) !== 0;
-    const name = `\`${key}\`${optional ? '' : ' (required)'}`;
-    const valueType = checker.getNonNullableType(checker.getTypeOfSymbol(property));
-    const declaration = property.declarations?.find(ts.isPropertyAssignment);
-    const nested = nestedSectionName(declaration?.initializer);
-    const doc = symbolDoc(checker, property);
-    checkStatedDefault(key, doc, declaration?.initializer);
-    if (nested) {
-      out.push([name, nested, doc]);
-      out.push(...sectionRows(checker, valueType, `${key}.`));
-    } else {
-      out.push([name, checker.typeToString(valueType, undefined, ts.TypeFormatFlags.NoTruncation), doc]);
-    }
+  const moved = ts.isCallExpression(initializer) && initializer.expression.getText() === 'movedTo';
+  if (moved !== doc.startsWith('**Deprecated:**')) {
+    throw new Error(
+      `docs-configuration: \`${key}\` is ${moved ? '' : 'not '}moved in its table (movedTo) but ${moved ? 'not ' : ''}@deprecated in its interface`,
+    );
   }
-  return out;
 }
 
 /** `readonly X[]`, `X[]` or `ReadonlyArray<X>`: X, else undefined. */
@@ -224,8 +218,11 @@ function elementType(typeNode) {
   return undefined;
 }
 
-/** The rows of one interface: its bases' properties first, then its own, nested ones expanded. */
-function rows(checker, declaration, prefix, seen = new Set()) {
+/**
+ * The rows of one interface: its bases' properties first, then its own, nested ones expanded; each
+ * held to the interface's table of checks and defaults, when it has one (`tables`).
+ */
+function rows(checker, tables, declaration, prefix, seen = new Set()) {
   if (seen.has(declaration)) return [];
   seen.add(declaration);
   const out = [];
@@ -234,39 +231,33 @@ function rows(checker, declaration, prefix, seen = new Set()) {
       let symbol = checker.getSymbolAtLocation(base.expression);
       if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
       const found = symbol?.declarations?.find(ts.isInterfaceDeclaration);
-      if (found) out.push(...rows(checker, found, prefix, seen));
-      else if (symbol?.declarations?.some(ts.isTypeAliasDeclaration)) {
-        out.push(...sectionRows(checker, checker.getTypeAtLocation(base), prefix));
-      }
+      if (found) out.push(...rows(checker, tables, found, prefix, seen));
     }
   }
-  out.push(...memberRows(checker, declaration.members, prefix, seen));
+  out.push(...memberRows(checker, tables, declaration.members, prefix, seen, tableOf(tables, declaration)));
   return out;
 }
 
-function memberRows(checker, members, prefix, seen) {
+function memberRows(checker, tables, members, prefix, seen, table) {
   const out = [];
   for (const member of members) {
     if (!ts.isPropertySignature(member)) continue;
     const key = `${prefix}${member.name.getText()}`;
     const name = `\`${key}\`${member.questionToken ? '' : ' (required)'}`;
     const nested = ourInterface(checker, member.type);
-    const section = ourSection(checker, member.type);
     const element = elementType(member.type);
     const nestedElement = element && ourInterface(checker, element);
     const doc = docOf(checker, member);
-    if (section) {
-      out.push([name, section.name.text, doc]);
-      out.push(...sectionRows(checker, checker.getTypeFromTypeNode(member.type), `${key}.`));
-    } else if (nested && /Options$/.test(nested.name.text)) {
+    if (table) checkAgainstTable(key, doc, table.get(member.name.getText()));
+    if (nested && /Options$/.test(nested.name.text)) {
       out.push([name, nested.name.text, doc]);
-      out.push(...rows(checker, nested, `${key}.`, seen));
+      out.push(...rows(checker, tables, nested, `${key}.`, seen));
     } else if (member.type && ts.isTypeLiteralNode(member.type)) {
       out.push([name, 'object', doc]);
-      out.push(...memberRows(checker, member.type.members, `${key}.`, seen));
+      out.push(...memberRows(checker, tables, member.type.members, `${key}.`, seen));
     } else if (nestedElement && /Options$/.test(nestedElement.name.text)) {
       out.push([name, `${nestedElement.name.text}[]`, doc]);
-      out.push(...rows(checker, nestedElement, `${key}[].`, seen));
+      out.push(...rows(checker, tables, nestedElement, `${key}[].`, seen));
     } else {
       out.push([name, oneLine(member.type ? member.type.getText() : 'unknown'), doc]);
     }
@@ -320,6 +311,7 @@ export function configurationPage() {
   );
   const program = ts.createProgram(files, { ...config.options, noEmit: true });
   const checker = program.getTypeChecker();
+  const tables = sectionTables(program);
   const parts = [
     '# Configuration reference',
     '',
@@ -332,7 +324,7 @@ export function configurationPage() {
   for (const section of SECTIONS) {
     const source = program.getSourceFile(join(ROOT, section.file));
     const declaration = declarationNamed(source, section.type);
-    const entries = rows(checker, declaration, '');
+    const entries = rows(checker, tables, declaration, '');
     for (const [name, type, doc] of section.extra ?? []) entries.push([`\`${name}\``, type, doc]);
     parts.push(
       '',

@@ -95,7 +95,12 @@ export const seams: Provider[] = [
   {
     provide: RequestStateCodec,
     useFactory: (options: ResolvedMcpOptions, clock: McpClock, sealer: AesGcmTokenSealer) =>
-      new AesGcmRequestStateCodec(options.mrtr, clock, new Logger('McpRequestState'), sealer),
+      new AesGcmRequestStateCodec(
+        { ...options.mrtr, maxTokenChars: options.limits.maxRequestStateChars },
+        clock,
+        new Logger('McpRequestState'),
+        sealer,
+      ),
     inject: [MCP_OPTIONS, McpClock, AesGcmTokenSealer],
   },
   // Each seam: the application's own binding (an option) > an integration module's > the core

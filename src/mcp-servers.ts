@@ -1,18 +1,18 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { MCP_LIMITS, type ResolvedMcpLimits } from './core/mcp-limits.options.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from './core/mcp-server.options.js';
 import { McpPromptRegistry } from './discovery/mcp-prompt.registry.js';
 import { McpRegistrar } from './discovery/mcp-registrar.js';
 import { McpResourceRegistry } from './discovery/mcp-resource.registry.js';
-import { McpResourceUpdates } from './discovery/mcp-resource-updates.js';
 import { McpServerExtensions } from './discovery/mcp-server-extensions.js';
 import { McpToolRegistry } from './discovery/mcp-tool.registry.js';
 import { MCP_SERVER_IS_GLOBAL } from './mcp.module-definition.js';
 import { McpTaskRunner } from './tasks/mcp-task.runner.js';
 
 /**
- * One MCP server of the application (one `McpModule.forRoot`): its path, and the registrar,
- * registries and extensions that are its own. Found through {@link McpServers}.
+ * One MCP server of the application (one `McpModule.forRoot`): its path, its name and its registrar.
+ * Found through {@link McpServers}.
  *
  * @publicApi
  */
@@ -26,18 +26,18 @@ export class McpServerRef {
   readonly isGlobal: boolean;
   /** Adds and removes this server's tools, prompts and resources at run time. */
   readonly registrar: McpRegistrar;
-  /** This server's tools. */
+  /** @internal This server's tools (for the integrations that report on the server). */
   readonly tools: McpToolRegistry;
-  /** This server's prompts. */
+  /** @internal This server's prompts. */
   readonly prompts: McpPromptRegistry;
-  /** This server's resources and resource templates. */
+  /** @internal This server's resources and resource templates. */
   readonly resources: McpResourceRegistry;
-  /** Tells this server's subscribers that a resource changed. */
-  readonly resourceUpdates: McpResourceUpdates;
-  /** The extensions this server declares. */
+  /** @internal The extensions this server declares (for the integrations that add one). */
   readonly extensions: McpServerExtensions;
   /** @internal The server's resolved options (for integrations that answer on its behalf). */
   readonly options: ResolvedMcpServerOptions;
+  /** @internal The server's bounds (for integrations that answer on its behalf). */
+  readonly limits: ResolvedMcpLimits;
   /** @internal What runs this server's tasks (a queue's worker hands each job to its own server's). */
   readonly taskRunner: McpTaskRunner;
 
@@ -49,11 +49,12 @@ export class McpServerRef {
     tools: McpToolRegistry,
     prompts: McpPromptRegistry,
     resources: McpResourceRegistry,
-    resourceUpdates: McpResourceUpdates,
     extensions: McpServerExtensions,
     taskRunner: McpTaskRunner,
+    @Inject(MCP_LIMITS) limits: ResolvedMcpLimits,
   ) {
     this.options = options;
+    this.limits = limits;
     this.taskRunner = taskRunner;
     this.path = options.path;
     this.name = options.name;
@@ -62,7 +63,6 @@ export class McpServerRef {
     this.tools = tools;
     this.prompts = prompts;
     this.resources = resources;
-    this.resourceUpdates = resourceUpdates;
     this.extensions = extensions;
   }
 }

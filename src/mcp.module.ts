@@ -17,7 +17,6 @@ import { McpPromptRegistry } from './discovery/mcp-prompt.registry.js';
 import { McpRegistrar } from './discovery/mcp-registrar.js';
 import { McpResourceFactory } from './discovery/mcp-resource.factory.js';
 import { McpResourceRegistry } from './discovery/mcp-resource.registry.js';
-import { McpResourceUpdates } from './discovery/mcp-resource-updates.js';
 import { ListPager } from './calls/list-pager.js';
 import { ResultStamp } from './calls/result-stamp.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
@@ -113,7 +112,6 @@ const methodGroups: Provider[] = [
     McpPromptRegistry,
     McpResourceRegistry,
     McpServerExtensions,
-    McpResourceUpdates,
     ListChangeRelay,
     McpRegistrar,
     McpHandlerFactory,

@@ -12,12 +12,11 @@ describe('resolveMcpOptions: eras and the 2025-era leg', () => {
   it('serves both eras by default, with the documented legacy defaults', () => {
     const options = resolveMcpOptions(BASE);
     expect(options.eras).toEqual({ modern: true, legacy: true });
-    expect(options.legacy).toEqual({
-      maxInputRounds: 8,
-      inputRoundTimeoutMs: 300_000,
-      sessionTtlMs: 86_400_000,
-      maxSessions: 10_000,
-    });
+    expect(options.legacy).toEqual({ sessionTtlMs: 86_400_000 });
+    // The legacy bounds that moved, each resolved in its one home.
+    expect([options.limits.maxInputRounds, options.mrtr.ttlMs, options.limits.maxSessions]).toEqual([
+      8, 300_000, 10_000,
+    ]);
   });
 
   it('selects one era', () => {
@@ -52,9 +51,9 @@ describe('resolveMcpOptions: tasks', () => {
     expect(resolveMcpOptions(BASE).tasks).toEqual({
       ttlMs: 3_600_000,
       pollIntervalMs: 1000,
-      maxTasks: 10_000,
       leaseMs: 30_000,
     });
+    expect(resolveMcpOptions(BASE).limits.maxTasks).toBe(10_000);
     expect(resolveMcpOptions({ ...BASE, tasks: { ttlMs: 60_000 } }).tasks.ttlMs).toBe(60_000);
   });
 
@@ -64,29 +63,28 @@ describe('resolveMcpOptions: tasks', () => {
     );
   });
 
-  it('resolves the mrtr section once: every default applied, the character bounds under their new names', () => {
-    const { mrtr } = resolveMcpOptions({ name: 'x', version: '1' });
+  it('resolves the mrtr section once: every default applied, the character bounds under limits', () => {
+    const { mrtr, limits } = resolveMcpOptions({ name: 'x', version: '1' });
     expect(mrtr).toEqual({
       secrets: undefined,
       ttlMs: 300_000,
       maxFlowMs: 3_600_000,
-      maxTokenChars: 65_536,
       whenChanged: 'fail',
       maxReasks: 3,
-      maxAnswerChars: 16_384,
       exactlyOnce: false,
     });
+    expect([limits.maxRequestStateChars, limits.maxAnswerChars]).toEqual([65_536, 16_384]);
   });
 
   it('still takes the deprecated maxTokenBytes and maxAnswerBytes, and the new names win over them', () => {
     const old = resolveMcpOptions({ name: 'x', version: '1', mrtr: { maxTokenBytes: 9000, maxAnswerBytes: 900 } });
-    expect([old.mrtr.maxTokenChars, old.mrtr.maxAnswerChars]).toEqual([9000, 900]);
+    expect([old.limits.maxRequestStateChars, old.limits.maxAnswerChars]).toEqual([9000, 900]);
     const both = resolveMcpOptions({
       name: 'x',
       version: '1',
       mrtr: { maxTokenBytes: 9000, maxTokenChars: 8000, maxAnswerBytes: 900, maxAnswerChars: 800 },
     });
-    expect([both.mrtr.maxTokenChars, both.mrtr.maxAnswerChars]).toEqual([8000, 800]);
+    expect([both.limits.maxRequestStateChars, both.limits.maxAnswerChars]).toEqual([8000, 800]);
     expect(() => resolveMcpOptions({ name: 'x', version: '1', mrtr: { maxTokenChars: 0 } })).toThrow(
       /`mrtr.maxTokenChars` must be a positive integer/,
     );
@@ -111,7 +109,7 @@ function resolveWarned(options: Parameters<typeof resolveMcpOptions>[0]) {
 }
 
 describe('resolveMcpOptions: every bound under limits, the old spellings honored', () => {
-  it('derives every default from the section definitions, and shows the moved bounds to their old readers', () => {
+  it('derives every default from the section definitions, and resolves each moved bound only under its new home', () => {
     const { resolved, warnings } = resolveWarned(BASE);
     expect(warnings).toEqual([]);
     expect(resolved.limits).toEqual(LIMIT_DEFAULTS);
@@ -125,17 +123,18 @@ describe('resolveMcpOptions: every bound under limits, the old spellings honored
       maxAnswerChars: 16_384,
       maxTasks: 10_000,
     });
-    expect([resolved.pageSize, resolved.maxBodyBytes, resolved.maxJsonDepth]).toEqual([1000, 4 * 1024 * 1024, 32]);
-    expect([resolved.mrtr.maxTokenChars, resolved.mrtr.maxAnswerChars]).toEqual([65_536, 16_384]);
-    expect(resolved.tasks.maxTasks).toBe(10_000);
-    expect(resolved.legacy).toMatchObject({ maxInputRounds: 8, maxSessions: 10_000, inputRoundTimeoutMs: 300_000 });
+    for (const key of ['pageSize', 'maxBodyBytes', 'maxJsonDepth']) expect(resolved).not.toHaveProperty(key);
+    for (const key of ['maxTokenChars', 'maxAnswerChars']) expect(resolved.mrtr).not.toHaveProperty(key);
+    expect(resolved.tasks).not.toHaveProperty('maxTasks');
+    for (const key of ['maxInputRounds', 'maxSessions', 'inputRoundTimeoutMs'])
+      expect(resolved.legacy).not.toHaveProperty(key);
     expect(resolved.mrtr).toEqual(MRTR_DEFAULTS);
     expect(resolved.legacy).toEqual(LEGACY_DEFAULTS);
     expect(resolved.cache).toEqual({ ttlMs: 0, scope: 'private' });
     expect(resolved.path).toBe('/mcp');
   });
 
-  it('reads the new spellings, and copies them to the old readers', () => {
+  it('reads the new spellings', () => {
     const { resolved, warnings } = resolveWarned({
       ...BASE,
       mrtr: { ttlMs: 60_000 },
@@ -151,26 +150,39 @@ describe('resolveMcpOptions: every bound under limits, the old spellings honored
       },
     });
     expect(warnings).toEqual([]);
-    expect([resolved.pageSize, resolved.maxBodyBytes, resolved.maxJsonDepth]).toEqual([10, 2048, 8]);
-    expect([resolved.mrtr.maxTokenChars, resolved.mrtr.maxAnswerChars]).toEqual([4096, 512]);
-    expect(resolved.tasks.maxTasks).toBe(20);
-    expect(resolved.legacy).toMatchObject({ maxInputRounds: 2, maxSessions: 50, inputRoundTimeoutMs: 60_000 });
+    expect(resolved.limits).toMatchObject({
+      pageSize: 10,
+      maxBodyBytes: 2048,
+      maxJsonDepth: 8,
+      maxSessions: 50,
+      maxInputRounds: 2,
+      maxRequestStateChars: 4096,
+      maxAnswerChars: 512,
+      maxTasks: 20,
+    });
+    expect(resolved.mrtr.ttlMs).toBe(60_000);
   });
 
-  // [old spelling, new spelling, where the module and the old readers find the value]
-  const ALIASES: [string, string, (o: ResolvedMcpOptions) => number[]][] = [
-    ['pageSize', 'limits.pageSize', (o) => [o.limits.pageSize, o.pageSize]],
-    ['maxBodyBytes', 'limits.maxBodyBytes', (o) => [o.limits.maxBodyBytes, o.maxBodyBytes]],
-    ['maxJsonDepth', 'limits.maxJsonDepth', (o) => [o.limits.maxJsonDepth, o.maxJsonDepth]],
-    ['mrtr.maxTokenChars', 'limits.maxRequestStateChars', (o) => [o.limits.maxRequestStateChars, o.mrtr.maxTokenChars]],
-    ['mrtr.maxTokenBytes', 'limits.maxRequestStateChars', (o) => [o.limits.maxRequestStateChars, o.mrtr.maxTokenChars]],
-    ['mrtr.maxAnswerChars', 'limits.maxAnswerChars', (o) => [o.limits.maxAnswerChars, o.mrtr.maxAnswerChars]],
-    ['mrtr.maxAnswerBytes', 'limits.maxAnswerChars', (o) => [o.limits.maxAnswerChars, o.mrtr.maxAnswerChars]],
-    ['tasks.maxTasks', 'limits.maxTasks', (o) => [o.limits.maxTasks, o.tasks.maxTasks]],
-    ['legacy.maxInputRounds', 'limits.maxInputRounds', (o) => [o.limits.maxInputRounds, o.legacy.maxInputRounds]],
-    ['legacy.maxSessions', 'limits.maxSessions', (o) => [o.limits.maxSessions, o.legacy.maxSessions]],
-    ['legacy.inputRoundTimeoutMs', 'mrtr.ttlMs', (o) => [o.mrtr.ttlMs, o.legacy.inputRoundTimeoutMs]],
+  // [old spelling, new spelling]
+  const ALIASES: [string, string][] = [
+    ['pageSize', 'limits.pageSize'],
+    ['maxBodyBytes', 'limits.maxBodyBytes'],
+    ['maxJsonDepth', 'limits.maxJsonDepth'],
+    ['mrtr.maxTokenChars', 'limits.maxRequestStateChars'],
+    ['mrtr.maxTokenBytes', 'limits.maxRequestStateChars'],
+    ['mrtr.maxAnswerChars', 'limits.maxAnswerChars'],
+    ['mrtr.maxAnswerBytes', 'limits.maxAnswerChars'],
+    ['tasks.maxTasks', 'limits.maxTasks'],
+    ['legacy.maxInputRounds', 'limits.maxInputRounds'],
+    ['legacy.maxSessions', 'limits.maxSessions'],
+    ['legacy.inputRoundTimeoutMs', 'mrtr.ttlMs'],
   ];
+  /** The value resolved under `spelling` ('a' or 'section.a'), undefined when there is none. */
+  const at = (o: ResolvedMcpOptions, spelling: string): unknown => {
+    const [first, second] = spelling.split('.');
+    const top = (o as unknown as Record<string, unknown>)[first];
+    return second === undefined ? top : (top as Record<string, unknown> | undefined)?.[second];
+  };
   /** BASE with each `spelling` ('a' or 'section.a') set to its value. */
   const withOptions = (...set: [string, number][]): McpModuleOptions => {
     const options: Record<string, unknown> = { ...BASE };
@@ -182,9 +194,9 @@ describe('resolveMcpOptions: every bound under limits, the old spellings honored
     return options as unknown as McpModuleOptions;
   };
 
-  it.each(ALIASES)('honors the deprecated %s as %s, with one warning naming the new spelling', (old, to, read) => {
+  it.each(ALIASES)('honors the deprecated %s as %s, with one warning naming the new spelling', (old, to) => {
     const { resolved, warnings } = resolveWarned(withOptions([old, 7]));
-    expect(read(resolved)).toEqual([7, 7]);
+    expect([at(resolved, to), at(resolved, old)]).toEqual([7, undefined]);
     expect(warnings).toEqual([
       expect.stringMatching(
         new RegExp(`^Option \`${old.replace('.', '\\.')}\` is deprecated: .*set \`${to}\` instead\\.$`),
@@ -192,9 +204,9 @@ describe('resolveMcpOptions: every bound under limits, the old spellings honored
     ]);
   });
 
-  it.each(ALIASES)('lets the new spelling win over the deprecated %s (%s), and says so', (old, to, read) => {
+  it.each(ALIASES)('lets the new spelling win over the deprecated %s (%s), and says so', (old, to) => {
     const { resolved, warnings } = resolveWarned(withOptions([old, 7], [to, 9]));
-    expect(read(resolved)).toEqual([9, 9]);
+    expect([at(resolved, to), at(resolved, old)]).toEqual([9, undefined]);
     expect(warnings).toEqual([
       `Option \`${old}\` is deprecated and ignored: \`${to}\` is set too, and the new spelling wins. Remove \`${old}\`.`,
     ]);

@@ -143,15 +143,13 @@ export function resolveMcpOptions(
   const folded = foldMovedOptions(options ?? {}, SECTIONS);
   for (const warning of folded.warnings) logger.warn(warning);
   const o = folded.options as Partial<McpModuleOptions>;
-  const limits = resolveLimits(o.limits, problems);
-  const mrtr = resolveMrtrOptions(o.mrtr, problems, limits);
   const resolved: ResolvedMcpOptions = {
-    ...resolveServerOptions(o, problems, limits),
+    ...resolveServerOptions(o, problems),
     ...resolveHttpOptions(o, problems),
-    mrtr,
-    tasks: resolveTasksOptions(o.tasks, problems, limits),
-    legacy: resolveLegacyOptions(o.legacy, problems, limits, mrtr),
-    limits,
+    mrtr: resolveMrtrOptions(o.mrtr, problems),
+    tasks: resolveTasksOptions(o.tasks, problems),
+    legacy: resolveLegacyOptions(o.legacy, problems),
+    limits: resolveLimits(o.limits, problems),
     principalSource: o.principalSource,
     flowStore: o.flowStore,
     taskStore: o.taskStore,

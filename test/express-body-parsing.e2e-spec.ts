@@ -1,8 +1,8 @@
 import { Injectable, Module, type INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { McpModule, McpTool } from '../src/index.js';
 import { mcpHeaders, envelope, post } from './support/raw-mcp.js';
+import { startApp, type RunningApp } from './support/start-app.js';
 
 @Injectable()
 class SizeTools {
@@ -18,18 +18,10 @@ class SizeTools {
 })
 class SizeModule {}
 
-async function start(
+const start = (
   configure: (app: NestExpressApplication) => void,
   options: { bodyParser?: boolean } = {},
-): Promise<{ app: INestApplication; url: string }> {
-  const app = await NestFactory.create<NestExpressApplication>(SizeModule, new ExpressAdapter(), {
-    logger: false,
-    ...options,
-  });
-  configure(app);
-  await app.listen(0, '127.0.0.1');
-  return { app, url: `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}/mcp` };
-}
+): Promise<RunningApp> => startApp<NestExpressApplication>(SizeModule, 'express', { configure, ...options });
 
 const call = (url: string, text: string) =>
   post(

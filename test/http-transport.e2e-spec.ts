@@ -8,7 +8,7 @@ describe.each(ADAPTERS)('Streamable HTTP foundation on %s', (adapter) => {
   let server: RunningApp;
   const responses: RawResponse[] = [];
   const call = async (method: string, params?: Record<string, unknown>, caps?: Record<string, unknown>) => {
-    const r = await rpc(server.url, method, params, caps);
+    const r = await rpc(server.url, method, params, { capabilities: caps });
     responses.push(r);
     return r;
   };

@@ -1,9 +1,9 @@
-import { request as httpRequest } from 'node:http';
 import { McpPrincipalSource, type McpPrincipalRequest } from '../src/index.js';
 import { type McpAnswerer, McpTestClient, McpTestError } from '../src/testing/index.js';
 import { AppModule } from '../sample/app.module.js';
 import { BookingService } from '../sample/booking/booking.service.js';
 import { RecordingLogger } from './hostile/clean-logs.fixtures.js';
+import { rpc as rawRpc } from './support/raw-mcp.js';
 
 /** The guest a request names in `x-guest`: a principal source as an application might write one. */
 class GuestHeaderPrincipal extends McpPrincipalSource {
@@ -22,43 +22,9 @@ function readAs(
   uri: string,
   from: { localAddress?: string; headers?: Record<string, string> } = {},
 ): Promise<{ result?: any; error?: any }> {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'resources/read',
-    params: {
-      uri,
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-        'io.modelcontextprotocol/clientCapabilities': {},
-      },
-    },
-  });
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      url,
-      {
-        method: 'POST',
-        localAddress: from.localAddress,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'resources/read',
-          'mcp-name': uri,
-          ...from.headers,
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve(JSON.parse(text)));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+  return rawRpc(url, 'resources/read', { uri }, { id: 1, headers: from.headers, localAddress: from.localAddress }).then(
+    (response) => response.json,
+  );
 }
 
 describe.each(['express', 'fastify'] as const)(
@@ -331,29 +297,9 @@ describe('the sample server, staff tools and content', () => {
   it('runs monthly_report as a task for a client that declares the tasks extension', async () => {
     let id = 1;
     const rpc = async (method: string, params: Record<string, unknown>, name: string) => {
-      const response = await fetch(mcp.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': method,
-          'mcp-name': name,
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: id++,
-          method,
-          params: {
-            ...params,
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-              'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
-            },
-          },
-        }),
-      });
-      return ((await response.json()) as any).result;
+      const capabilities = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+      const response = await rawRpc(mcp.url, method, params, { id: id++, capabilities, headers: { 'mcp-name': name } });
+      return response.json.result;
     };
     const created = await rpc('tools/call', { name: 'monthly_report' }, 'monthly_report');
     expect(created).toMatchObject({ resultType: 'task', status: 'working' });

@@ -1,12 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Global, Injectable, Module } from '@nestjs/common';
-import {
-  INTEGRATION_HTTP_AUTHENTICATOR,
-  McpHttpAuthenticator,
-  McpHttpChallenge,
-  McpModule,
-  McpTool,
-} from '../src/index.js';
+import { McpHttpAuthenticator, McpHttpChallenge, McpModule, McpTool } from '../src/index.js';
+import { INTEGRATION_HTTP_AUTHENTICATOR } from '../src/core/mcp.tokens.js';
 import { McpTestClient, McpTestError } from '../src/testing/index.js';
 
 /** Lets through requests with the right API key; others get a 401 challenge, as an OAuth server would. */

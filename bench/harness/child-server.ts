@@ -1,9 +1,9 @@
 /** Starts one benchmark server as a child process on 127.0.0.1 and stops it again. */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { freePort } from '../../test/support/free-port.js';
 import { DEFAULT_HOST, MCP_PATH } from '../shared/bench-spec.js';
 import { answersHttp } from './http-client.js';
 
@@ -21,20 +21,6 @@ function clockTicksPerSecond(): number {
     }
   }
   return ticks;
-}
-
-/** A free TCP port on 127.0.0.1 (bound, read, released). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, DEFAULT_HOST, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port > 0 ? resolve(port) : reject(new Error('no free port'))));
-    });
-  });
 }
 
 export class ChildServer {

@@ -4,9 +4,9 @@
  * us"), a ratio that must hold in every round (the worst round's), and the MRTR flow figures (the
  * last round alone against the first, and the token growth per answer).
  */
-import type { Cell, CheckOutcome } from './report.js';
+import type { Cell, CheckOutcome } from './cells.js';
 import { TARGETS, type TargetId } from './targets.js';
-import type { WorkloadId } from './workloads.js';
+import type { WorkloadId } from './workload-types.js';
 
 const cellOf = (cells: readonly Cell[], target: TargetId, workload: WorkloadId) =>
   cells.find((c) => c.target === target && c.workload === workload && c.status === 'ok');

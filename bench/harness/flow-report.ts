@@ -3,10 +3,9 @@
  * 1, 2, 4 and 8 rounds, server CPU per request of rounds 1, 2, 4 and 8 of the 8-round flow alone
  * (fresh tokens), and the requestState size after each round of the longest probe flow.
  */
-import { FLOW_DEPTHS, FLOW_STEPS } from './mrtr-workloads.js';
-import type { Cell } from './report.js';
+import type { Cell } from './cells.js';
 import { TARGETS } from './targets.js';
-import type { WorkloadId } from './workloads.js';
+import { FLOW_DEPTHS, FLOW_STEPS, type WorkloadId } from './workload-types.js';
 
 const fmt = (n: number | undefined) => (n === undefined ? '-' : Math.round(n).toLocaleString('en-US'));
 

@@ -10,9 +10,8 @@ import { Agent } from 'node:http';
 
 import { ADD_ARGUMENTS, ADD_EXPECTED_TEXT, CONFIRM_STEPS_TOOL } from '../shared/bench-spec.js';
 import { post } from './http-client.js';
-import type { RoundDriver } from './legacy-rounds.js';
 import { walkFlow, type FlowCall } from './mrtr-flow.js';
-import { runRoundsFor, type RoundOutcome } from './round-loop.js';
+import { runRoundsFor, type RoundDriver, type RoundOutcome } from './round-loop.js';
 import { checkTextResult } from './rpc-checks.js';
 
 interface FlowResult extends RoundOutcome {

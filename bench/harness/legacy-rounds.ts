@@ -16,8 +16,7 @@ import { Agent, request, type IncomingMessage } from 'node:http';
 
 import { ADD_ARGUMENTS, ADD_EXPECTED_TEXT, CONFIRM_ADD_TOOL } from '../shared/bench-spec.js';
 import { openLegacySession, SESSIONLESS_NOTE, type LegacySession } from './legacy-session.js';
-import type { LoadResult, LoadSettings } from './load.js';
-import { runRoundsFor, type Outcome } from './round-loop.js';
+import { runRoundsFor, type Outcome, type RoundDriver } from './round-loop.js';
 
 /** A round that takes longer than this is abandoned and counted as a timeout. */
 const ROUND_TIMEOUT_MS = 10_000;
@@ -30,24 +29,6 @@ interface RoundResult {
   readonly bytes: number;
   /** The stream as received (kept for the probe only). */
   readonly raw?: string;
-}
-
-/** A probe round: null when right, else the problem; the size and text of the call's stream. */
-export interface RoundProbe {
-  readonly problem: string | null;
-  readonly bytes: number;
-  readonly raw: string;
-  /** An MRTR flow's probe: the characters of the requestState each round returned, in order. */
-  readonly tokenChars?: readonly number[];
-}
-
-export interface RoundDriver {
-  /** Set when the server runs the legacy era without sessions. */
-  readonly note?: string;
-  probe(): Promise<RoundProbe>;
-  warmUp(settings: LoadSettings): Promise<void>;
-  measure(settings: LoadSettings): Promise<LoadResult>;
-  close(): void;
 }
 
 interface Worker {

@@ -8,7 +8,7 @@ import type { Agent } from 'node:http';
 
 import { post } from './http-client.js';
 import { acceptingAnswer, inputRequiredParts, modernRequest } from './rpc-checks.js';
-import type { FixedRequest } from './workloads.js';
+import type { FixedRequest } from './load.js';
 
 /** A tool call that starts a flow: its tool and arguments. */
 export interface FlowCall {

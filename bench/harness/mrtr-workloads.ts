@@ -8,20 +8,21 @@ import { ADD_EXPECTED_TEXT, CONFIRM_ADD_TOOL } from '../shared/bench-spec.js';
 import { prepareFlows, stepsCall } from './flow-rounds.js';
 import { checkTextResult, inputRequiredParts } from './rpc-checks.js';
 import { distinctPair, prefetchRetries } from './token-pool.js';
-import type { FixedWorkload, PrepareContext, RoundsWorkload } from './workloads.js';
+import {
+  FLOW_DEPTHS,
+  FLOW_STEPS,
+  type FixedWorkload,
+  type MrtrWorkloadId,
+  type PrepareContext,
+  type RoundsWorkload,
+} from './workload-types.js';
 
 /** Tokens prefetched for `mrtr-fresh` (a twentieth with --smoke). */
 export const FRESH_POOL = 10_000;
 /** Tokens prefetched for each `flow8-rK` (a twentieth with --smoke); each costs k requests to make. */
 export const DEPTH_POOL = 2_000;
-/** The flow lengths measured, and the rounds of the longest one measured alone. */
-export const FLOW_STEPS = [1, 2, 4, 8] as const;
+/** The flow whose rounds are measured alone (`flow8-rK`). */
 export const DEPTH_FLOW_STEPS = 8;
-export const FLOW_DEPTHS = [1, 2, 4, 8] as const;
-
-export type FlowId = `flow${(typeof FLOW_STEPS)[number]}`;
-export type DepthId = `flow8-r${(typeof FLOW_DEPTHS)[number]}`;
-export type MrtrWorkloadId = 'mrtr-fresh' | FlowId | DepthId;
 
 const poolSize = (full: number, context: PrepareContext) => (context.smoke ? full / 20 : full);
 const poolNote = (size: number) =>

@@ -5,13 +5,31 @@
  * outcome (a wrong answer as a mismatch, a non-2xx status as non2xx, a socket error as an error, a
  * round over the timeout as a timeout); only the right ones give latencies.
  */
-import type { LoadResult } from './load.js';
+import type { LoadResult, LoadSettings } from './load.js';
 
 export type Outcome = 'ok' | 'mismatch' | 'non2xx' | 'error' | 'timeout';
 
 export interface RoundOutcome {
   readonly outcome: Outcome;
   readonly latencyMs: number;
+}
+
+/** A probe round: null when right, else the problem; the size and text of the call's stream. */
+export interface RoundProbe {
+  readonly problem: string | null;
+  readonly bytes: number;
+  readonly raw: string;
+  /** An MRTR flow's probe: the characters of the requestState each round returned, in order. */
+  readonly tokenChars?: readonly number[];
+}
+
+export interface RoundDriver {
+  /** Set when the server runs the legacy era without sessions. */
+  readonly note?: string;
+  probe(): Promise<RoundProbe>;
+  warmUp(settings: LoadSettings): Promise<void>;
+  measure(settings: LoadSettings): Promise<LoadResult>;
+  close(): void;
 }
 
 function percentile(sorted: Float64Array, q: number): number {

@@ -3,7 +3,7 @@
  * the checks of an answer (a text result, a tool list, an `input_required` round of an MRTR flow).
  */
 import { ADD_TOOL, CONFIRM_ADD_TOOL, PROTOCOL_VERSION, REQUEST_ENVELOPE } from '../shared/bench-spec.js';
-import type { FixedRequest } from './workloads.js';
+import type { FixedRequest } from './load.js';
 
 interface RpcAnswer {
   readonly jsonrpc?: unknown;

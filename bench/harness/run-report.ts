@@ -2,6 +2,7 @@
  * One saved run (what `--json` writes) and its report: the console text and the Markdown of
  * bench/RESULTS.md; and several runs of the same command on different Nodes side by side.
  */
+import type { Cell, CheckOutcome, Measurement } from './cells.js';
 import type { RunEnvironment } from './environment.js';
 import { renderFlows } from './flow-report.js';
 import { renderMicro, type MicroRow } from './micro-report.js';
@@ -13,13 +14,11 @@ import {
   renderChecks,
   renderLayerCosts,
   renderTable,
-  type Cell,
-  type CheckOutcome,
   type LayerCost,
-  type Measurement,
 } from './report.js';
 import { TARGETS } from './targets.js';
-import { WORKLOADS, type WorkloadId } from './workloads.js';
+import type { WorkloadId } from './workload-types.js';
+import { WORKLOADS } from './workloads.js';
 
 export interface RunRecord {
   /** Arguments of the run that measured. */

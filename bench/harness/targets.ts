@@ -2,7 +2,8 @@
 import { fileURLToPath } from 'node:url';
 
 import { BENCH_PAGE_SIZE } from '../shared/bench-spec.js';
-import { WORKLOAD_IDS, type WorkloadId } from './workloads.js';
+import type { WorkloadId } from './workload-types.js';
+import { WORKLOAD_IDS } from './workloads.js';
 
 export type TargetId =
   | 'bare'

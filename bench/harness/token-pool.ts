@@ -8,7 +8,7 @@
 import { Agent } from 'node:http';
 
 import { walkFlow, type FlowCall } from './mrtr-flow.js';
-import type { FixedRequest } from './workloads.js';
+import type { FixedRequest } from './load.js';
 
 /** Concurrent flows while prefetching (the load's connection count). */
 const PREFETCH_CONCURRENCY = 10;

@@ -11,14 +11,12 @@
  */
 import { ADD_ARGUMENTS, ADD_EXPECTED_TEXT, ADD_TOOL, CONFIRM_ADD_TOOL } from '../shared/bench-spec.js';
 import { post, type PostResult } from './http-client.js';
-import { prepareRounds, type RoundDriver } from './legacy-rounds.js';
+import type { FixedRequest } from './load.js';
+import { prepareRounds } from './legacy-rounds.js';
 import { openLegacySession, SESSIONLESS_NOTE } from './legacy-session.js';
-import { MRTR_WORKLOADS, type MrtrWorkloadId } from './mrtr-workloads.js';
+import { MRTR_WORKLOADS } from './mrtr-workloads.js';
 import { acceptingAnswer, checkList, checkTextResult, inputRequiredParts, modernRequest } from './rpc-checks.js';
-
-export type ListWorkloadId = 'list10' | 'list100' | 'list500' | 'list2000';
-export type WorkloadId =
-  'call' | ListWorkloadId | 'mrtr-first' | 'mrtr-retry' | MrtrWorkloadId | 'legacy-call' | 'legacy-elicit';
+import type { FixedWorkload, ListWorkloadId, Workload, WorkloadId } from './workload-types.js';
 
 export const WORKLOAD_IDS: readonly WorkloadId[] = [
   'call',
@@ -48,59 +46,6 @@ export const WORKLOAD_IDS: readonly WorkloadId[] = [
  */
 export const SKIPPED_IN_SMOKE: readonly WorkloadId[] = ['list2000', 'flow1', 'flow2', 'flow4', 'flow8-r2', 'flow8-r4'];
 export const SMOKE_WORKLOAD_IDS: readonly WorkloadId[] = WORKLOAD_IDS.filter((w) => !SKIPPED_IN_SMOKE.includes(w));
-
-/** A request the load generator repeats verbatim. */
-export interface FixedRequest {
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-  /**
-   * The body holds "[<id>]" as its JSON-RPC id, which each load connection replaces with an id of
-   * its own, once. With one request in flight per connection, no two requests in flight on the
-   * shared 2025 session have the same id (the SDK's session transport routes answers by id), at no
-   * per-request cost to the load generator (autocannon's idReplacement rebuilds every request,
-   * which cost a third of the req/s on this 2-core machine). Ids are reused once answered.
-   */
-  readonly idPerConnection?: boolean;
-  /**
-   * Bodies to send in place of `body`, each connection its share in turn (prefetched MRTR retries,
-   * a fresh token per request); `body` is the first of them, which the probes send.
-   */
-  readonly pool?: readonly string[];
-  /** Something about how the target was driven, printed in the table's note column. */
-  readonly note?: string;
-  /** A response slower than this counts as a timeout (default 10 s). */
-  readonly timeoutSec?: number;
-}
-
-/** What a workload's preparation may depend on. */
-export interface PrepareContext {
-  /** A --smoke run: prefetched pools are a twentieth of their size. */
-  readonly smoke: boolean;
-}
-
-interface WorkloadBase {
-  readonly id: WorkloadId;
-  readonly label: string;
-  /** TOOLS value of the server instance this workload runs against. */
-  readonly tools: number;
-}
-
-/** One fixed request, repeated by autocannon. */
-export interface FixedWorkload extends WorkloadBase {
-  readonly kind: 'fixed';
-  /** Builds the fixed request; `url` is the target endpoint (the MRTR retry needs a first round). */
-  prepare(url: string, context: PrepareContext): Promise<FixedRequest>;
-  /** Returns null when the answer is right, else what is wrong with it. */
-  check(status: number, message: unknown): string | null;
-}
-
-/** A multi-request round, run by a custom loop of `workers` concurrent workers. */
-export interface RoundsWorkload extends WorkloadBase {
-  readonly kind: 'rounds';
-  prepare(url: string, workers: number): Promise<RoundDriver>;
-}
-
-export type Workload = FixedWorkload | RoundsWorkload;
 
 const callRequest = (): FixedRequest =>
   modernRequest('tools/call', { name: ADD_TOOL.name, arguments: ADD_ARGUMENTS }, ADD_TOOL.name);

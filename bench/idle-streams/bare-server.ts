@@ -4,9 +4,7 @@
 // layer at all. What a stream costs there is what no change of ours can take away. The tools/call
 // loop gets a one-line JSON answer. Answers `measure` over IPC like the real server.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { writeHeapSnapshot } from 'node:v8';
-import { gcTotals } from './gc-totals.js';
-import type { ServerMeasure } from './server.js';
+import { answerParent } from './server-measure.js';
 
 const SSE_HEAD = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' };
 const ACK = 'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged"}\n\n';
@@ -26,10 +24,7 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
-export async function serveBare(
-  adapter: 'node' | 'fastify-bare',
-  measure: () => Promise<ServerMeasure>,
-): Promise<void> {
+export async function serveBare(adapter: 'node' | 'fastify-bare'): Promise<void> {
   let port: number;
   let close: () => Promise<void>;
   if (adapter === 'node') {
@@ -51,11 +46,7 @@ export async function serveBare(
     port = (app.server.address() as { port: number }).port;
     close = () => app.close();
   }
-  process.on('message', (ask: { id: number; op: string; file?: string }) => {
-    if (ask.op === 'gc') process.send!({ id: ask.id, gc: gcTotals() });
-    if (ask.op === 'measure') void measure().then((m) => process.send!({ id: ask.id, measure: m }));
-    if (ask.op === 'snapshot') process.send!({ id: ask.id, file: writeHeapSnapshot(ask.file) });
-  });
+  answerParent();
   process.on('disconnect', () => void close().then(() => process.exit(0)));
   process.send!({ port });
 }

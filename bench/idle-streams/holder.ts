@@ -2,7 +2,7 @@
 // sockets do not slow the client that measures latency. It opens idle streams in batches, each
 // counted open once its first event arrived, reports over IPC, and holds them until told to close.
 import { Agent, request, type ClientRequest } from 'node:http';
-import { envelope, mcpHeaders } from '../../test/support/raw-mcp.js';
+import { envelope, mcpHeaders, post } from '../../test/support/raw-mcp.js';
 
 export type HolderMode = 'listen' | 'legacy';
 
@@ -54,16 +54,8 @@ function openStream(
   });
 }
 
-function postJson(url: string, body: unknown, headers: Record<string, string>) {
-  return new Promise<{ status: number; headers: Record<string, unknown> }>((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers, agent: setupAgent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
+const postJson = (url: string, body: unknown, headers: Record<string, string>) =>
+  post(url, body, headers, { agent: setupAgent });
 
 let nextId = 1;
 

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { freePort } from '../harness/child-server.js';
+import { freePort } from '../../test/support/free-port.js';
 import { post, type PostResult } from '../harness/http-client.js';
 import {
   ADD_ARGUMENTS,

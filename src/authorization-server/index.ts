@@ -4,12 +4,14 @@
  * (9), `openid-client` (6) and `jose`.
  */
 export { McpAuthorizationServerModule } from './mcp-authorization-server.module.js';
-export type { McpAuthorizationServerOptionsFactory } from './mcp-authorization-server.module-definition.js';
+export type {
+  McpAuthorizationServerConfigurableModule,
+  McpAuthorizationServerOptionsFactory,
+} from './mcp-authorization-server.module-definition.js';
 export type {
   McpAuthorizationServerOptions,
   McpPreRegisteredClient,
   McpUpstreamIdentityProvider,
 } from './mcp-authorization-server.options.js';
-export { McpAuthorizationServer } from './mcp-authorization-server.js';
 export { McpAuthorizationStore, type McpAuthorizationRecord } from './mcp-authorization.store.js';
 export { InMemoryAuthorizationStore } from './in-memory-authorization.store.js';

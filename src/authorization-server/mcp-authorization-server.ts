@@ -15,13 +15,12 @@ import { UpstreamSignIn } from './upstream-sign-in.js';
  * The authorization server of the application: oidc-provider configured for MCP hosts, with the
  * sign-in steps of {@link AuthorizationServerHandler}, mounted on the application's HTTP adapter
  * (Express or Fastify) when the module initialises.
- *
- * @publicApi
  */
 @Injectable()
 export class McpAuthorizationServer implements OnModuleInit {
   private readonly logger = new Logger('McpAuthorizationServer');
 
+  /** @internal Nest builds it. */
   constructor(
     @Inject(MCP_AUTHORIZATION_SERVER_CONFIG) private readonly options: ResolvedMcpAuthorizationServerOptions,
     private readonly store: McpAuthorizationStore,

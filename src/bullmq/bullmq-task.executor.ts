@@ -9,8 +9,6 @@ import { McpTaskQueueFullException } from './task-queue-full.exception.js';
  * becomes a job that any node's worker takes ({@link TaskQueueWorker}); the job carries the task's
  * id, the record the rest. One job per round of a task: a round's id is the task id and the number of
  * questions issued so far, so a round is queued once however often it is submitted.
- *
- * @publicApi
  */
 @Injectable()
 export class BullmqTaskExecutor extends McpTaskExecutor {

@@ -4,8 +4,8 @@
  * and a task store every node shares (`@mocapi/nestjs/redis`).
  */
 export { McpTaskQueueModule } from './mcp-task-queue.module.js';
-export type { McpTaskQueueOptionsFactory } from './mcp-task-queue.module-definition.js';
+export type { McpTaskQueueConfigurableModule, McpTaskQueueOptionsFactory } from './mcp-task-queue.module-definition.js';
 export type { McpTaskQueueOptions, McpTaskRetry } from './mcp-task-queue.options.js';
-export { McpTaskQueueConnection } from './task-queue.connection.js';
-export { BullmqTaskExecutor } from './bullmq-task.executor.js';
 export { McpTaskQueueFullException } from './task-queue-full.exception.js';
+// Named by the signatures above; exported by `@mocapi/nestjs`.
+export type { McpError } from '../protocol/mcp.error.js';

@@ -19,8 +19,6 @@ export interface TaskJobData {
  * The module's Redis connection and its BullMQ {@link Queue} of tasks. It closes last, when the
  * application shuts down (after the worker handed its running jobs back and the HTTP server
  * answered its last requests), so every write of a shutdown reaches Redis.
- *
- * @publicApi
  */
 @Injectable()
 export class McpTaskQueueConnection implements OnApplicationShutdown {

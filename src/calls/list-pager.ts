@@ -7,7 +7,7 @@ import { SerializedJson } from '../protocol/wire-json.js';
 import { AllowAllAccessPolicy } from './allow-all.access-policy.js';
 import { McpAccessPolicy, type McpAccessTarget } from './mcp-access-policy.js';
 import { ResultStamp } from './result-stamp.js';
-import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
+import { MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 
 /** A registered tool, prompt, resource or template, as lists and access checks see it. */
 export interface Listed extends Registered {
@@ -52,7 +52,7 @@ export class ListPager {
   constructor(
     private readonly access: McpAccessPolicy,
     private readonly stamp: ResultStamp,
-    @Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions,
+    @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
   ) {}
 
   /** `key` is the result field (`tools`, `prompts`, `resources`, `resourceTemplates`). */
@@ -115,7 +115,7 @@ export class ListPager {
       const definition = view.show(entry);
       if (definition !== undefined) definitions.push(definition);
     }
-    const page = paginate(definitions, cursor, this.options.pageSize);
+    const page = paginate(definitions, cursor, this.limits.pageSize);
     const items = new SerializedJson(page.items);
     return Object.freeze(
       this.stamp.cacheable(page.nextCursor ? { [key]: items, nextCursor: page.nextCursor } : { [key]: items }),

@@ -13,8 +13,6 @@ export interface McpAccessTarget {
  * Decides which tools, prompts and resources a caller may see and use. Hidden entries are left out
  * of list results; calling one throws whatever `assertAllowed` throws (e.g. a 403 challenge).
  * The core allows everything; `@mocapi/nestjs/oauth2` enforces `@McpScopes`.
- *
- * @publicApi
  */
 export abstract class McpAccessPolicy {
   abstract isVisible(exchange: McpExchange, target: McpAccessTarget): boolean;

@@ -4,16 +4,12 @@
 
 /**
  * What one probe found: up, or down with the reason a dashboard shows.
- *
- * @publicApi
  */
 export type McpHealthProbeResult = { readonly up: true } | { readonly up: false; readonly reason: string };
 
 /**
  * A readiness check an integration contributes, read by `McpHealthIndicator`
  * (`@mocapi/nestjs/terminus`). `check` never throws and settles within its own bound.
- *
- * @publicApi
  */
 export interface McpHealthProbe {
   /** The part checked, as the health details name it (`'redis'`, `'taskQueue'`). */
@@ -24,14 +20,10 @@ export interface McpHealthProbe {
 
 /**
  * Integration slot for the {@link McpHealthProbe} of `McpRedisModule`: Redis answers PING.
- *
- * @publicApi
  */
 export const INTEGRATION_REDIS_HEALTH_PROBE = Symbol.for('mocapi:integration-redis-health-probe');
 /**
  * Integration slot for the {@link McpHealthProbe} of `McpTaskQueueModule`: the queue's Redis answers PING.
- *
- * @publicApi
  */
 export const INTEGRATION_TASK_QUEUE_HEALTH_PROBE = Symbol.for('mocapi:integration-task-queue-health-probe');
 

@@ -9,26 +9,62 @@ import {
   required,
   resolveSection,
   sectionDefaults,
-  type SectionOptions,
 } from './option-section.js';
 
-const INNER = defineSection({
-  /** A nested bound. */
+interface InnerOptions {
+  /** A nested bound. Default 3. */
+  size?: number;
+}
+
+const INNER = defineSection<InnerOptions>()({
   size: option(POSITIVE_INTEGER, 3),
 });
 
-const OUTER = defineSection({
+interface OuterOptions {
   /** A required name. */
-  name: required(NON_EMPTY_STRING, '`name` is required'),
+  name: string;
   /** A bound with a default. */
-  count: option(POSITIVE_INTEGER, 10),
+  count?: number;
   /** No default. */
-  label: option(oneOf(['a', 'b'])),
+  label?: 'a' | 'b';
   /** Resolved to another shape. */
+  path?: string;
+  inner?: InnerOptions;
+  /** @deprecated Use `inner.size`. */
+  oldSize?: number;
+}
+
+const OUTER = defineSection<OuterOptions>()({
+  name: required(NON_EMPTY_STRING, '`name` is required'),
+  count: option(POSITIVE_INTEGER, 10),
+  label: option(oneOf(['a', 'b'])),
   path: optionWith(NON_EMPTY_STRING, '/x/', (path) => path.replace(/\/+$/, '')),
   inner: nested(INNER),
-  /** @deprecated Use `inner.size`. */
   oldSize: movedTo(POSITIVE_INTEGER, 'inner.size'),
+});
+
+// The table covers exactly the interface's keys, each with a check of its type; the compiler says so.
+defineSection<InnerOptions>()(
+  // @ts-expect-error -- `size` is missing
+  {},
+);
+defineSection<InnerOptions>()({
+  size: option(POSITIVE_INTEGER, 3),
+  // @ts-expect-error -- `other` is not an option of the interface
+  other: option(POSITIVE_INTEGER, 1),
+});
+defineSection<InnerOptions>()({
+  // @ts-expect-error -- `size` is a number, not a string
+  size: option(NON_EMPTY_STRING, 'x'),
+});
+defineSection<OuterOptions>()({
+  ...OUTER,
+  // @ts-expect-error -- a required key takes a `required` field
+  name: option(NON_EMPTY_STRING, 'n'),
+});
+defineSection<InnerOptions>()({
+  // @ts-expect-error -- an optional key cannot take a `required` field
+  size: required(POSITIVE_INTEGER, '`size` is required'),
 });
 
 describe('defineSection', () => {
@@ -44,7 +80,7 @@ describe('defineSection', () => {
   });
 
   it('applies the values given, shaped, and types what the user writes', () => {
-    const given: SectionOptions<typeof OUTER> = { name: 'n', count: 2, label: 'b', path: '/y//', inner: {} };
+    const given: OuterOptions = { name: 'n', count: 2, label: 'b', path: '/y//', inner: {} };
     const problems: string[] = [];
     expect(resolveSection(OUTER, given, '', problems)).toEqual({
       name: 'n',

@@ -1,8 +1,10 @@
 /**
- * One option section written once: each field of a `defineSection({ … })` carries its TSDoc (which
- * states the default for the docs), its check and its default; the options a user writes
- * ({@link SectionOptions}), the section after defaults ({@link ResolvedSection}), the defaults
- * ({@link sectionDefaults}) and the checks ({@link resolveSection}) all derive from it.
+ * One option section, each field's meaning written once: the options interface a user writes
+ * (`McpLimitsOptions`) carries each field's TSDoc, which states its default for the docs; the
+ * section's table, `defineSection<McpLimitsOptions>()({ … })`, gives each field of that interface
+ * its check and its default, and the compiler holds the table to exactly the interface's keys and
+ * types. The section after defaults ({@link ResolvedSection}), the defaults ({@link sectionDefaults})
+ * and the checks ({@link resolveSection}) derive from the table.
  */
 
 /** A test of one option value, and the end of the problem reported when it fails ('must be …'). */
@@ -42,7 +44,11 @@ type InOf<F> = F extends { readonly check: OptionCheck<infer In> } ? In : never;
 type OutOf<F> = F extends { readonly resolve: (...args: never[]) => infer Out } ? Out : never;
 type KindOf<F> = F extends { readonly kind: infer Kind } ? Kind : never;
 
-/** The options of a section as the user writes them: every field optional but the required ones. */
+/**
+ * What a section's table takes as input: the options a user writes, every field optional but the
+ * required ones. Equal to the section's options interface (which {@link defineSection} enforces);
+ * it types the value of a {@link nested} section.
+ */
 export type SectionOptions<S extends SectionSpec> = {
   [K in keyof S as KindOf<S[K]> extends 'required' ? K : never]: InOf<S[K]>;
 } & {
@@ -54,8 +60,27 @@ export type ResolvedSection<S extends SectionSpec> = {
   readonly [K in keyof S as KindOf<S[K]> extends 'moved' ? never : K]: OutOf<S[K]>;
 };
 
-/** Keeps the literal type of a section's fields (the identity: it types the definition). */
-export const defineSection = <const S extends SectionSpec>(spec: S): S => spec;
+/** The kinds of field a key of `I` may take: a required key a {@link required} field, an optional one any other. */
+type KindsFor<I, K extends keyof I> = object extends Pick<I, K> ? 'optional' | 'moved' : 'required';
+
+/**
+ * The table of a section whose options a user writes as `I`: one field for each key of `I`, checking
+ * exactly that key's type (resolved to whatever the field makes of it).
+ */
+export type SectionFields<I> = {
+  readonly [K in keyof I]-?: OptionField<Exclude<I[K], undefined>, unknown, KindsFor<I, K>>;
+};
+
+/**
+ * The table of the section whose options interface is `I`:
+ * `defineSection<McpLimitsOptions>()({ maxBodyBytes: option(POSITIVE_INTEGER, 4 * 1024 * 1024), … })`.
+ * It must give every key of `I` (a required key a `required` field) and no other, each field
+ * checking the key's type; the table keeps its literal type, from which the resolved section derives.
+ */
+export const defineSection =
+  <I extends object>() =>
+  <const S extends SectionFields<I>>(fields: S & Record<Exclude<keyof S, keyof I>, never>): S =>
+    fields;
 
 /** An option with a default: the value given, else `fallback`. */
 export function option<T>(check: OptionCheck<T>, fallback: NoInfer<T>): OptionField<T, T, 'optional'>;

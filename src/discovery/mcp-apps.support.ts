@@ -5,15 +5,11 @@ import type { RegisteredTool } from './registered-tool.js';
 /**
  * The identifier of the MCP Apps extension (SEP-1865), under which a server and a client declare
  * it in `capabilities.extensions`.
- *
- * @publicApi
  */
 export const MCP_UI_EXTENSION = 'io.modelcontextprotocol/ui';
 
 /**
  * The MIME type of an MCP App: an HTML document the host renders in a sandboxed iframe.
- *
- * @publicApi
  */
 export const MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app';
 

@@ -5,8 +5,6 @@ import type { RegisteredPrompt } from './registered-prompt.js';
 /**
  * Every prompt the server offers, to read; `@McpPrompt` methods at bootstrap, and the changes made
  * at runtime with `McpRegistrar`.
- *
- * @publicApi
  */
 @Injectable()
 export class McpPromptRegistry extends McpRegistry<RegisteredPrompt> {

@@ -1,4 +1,5 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { McpEventBus } from '../events/mcp-event-bus.js';
 import { appLinkProblem } from './mcp-apps.support.js';
 import type { McpPromptOptions } from '../decorators/mcp-prompt.decorator.js';
 import type { McpResourceTemplateOptions } from '../decorators/mcp-resource-template.decorator.js';
@@ -8,16 +9,15 @@ import { McpPromptFactory } from './mcp-prompt.factory.js';
 import { McpPromptRegistry } from './mcp-prompt.registry.js';
 import { McpResourceFactory } from './mcp-resource.factory.js';
 import { McpResourceRegistry } from './mcp-resource.registry.js';
-import { McpResourceUpdates } from './mcp-resource-updates.js';
 import { McpToolFactory } from './mcp-tool.factory.js';
 import { McpToolRegistry } from './mcp-tool.registry.js';
 
 /**
- * Adds and removes tools, prompts and resources while the server runs. Each entry is a method of
- * an object (ideally one of your providers), wrapped exactly like a decorated method: your guards,
- * interceptors, pipes and filters apply. Clients listening with `subscriptions/listen` are told
- * about every change. This is the one way to change registrations: the registries
- * (`McpToolRegistry`, `McpPromptRegistry`, `McpResourceRegistry`) are for reading.
+ * Adds and removes tools, prompts and resources while the server runs, and tells subscribers that a
+ * resource changed. Each entry is a method of an object (ideally one of your providers), wrapped
+ * exactly like a decorated method: your guards, interceptors, pipes and filters apply. Clients
+ * listening with `subscriptions/listen` are told about every change. Inject it (the global server's)
+ * or reach another server's through `McpServers.get(path).registrar`.
  *
  * @publicApi
  */
@@ -26,11 +26,12 @@ export class McpRegistrar implements OnApplicationBootstrap {
   /** Before that, tools and their app resources may come in any order (the startup check follows). */
   private started = false;
 
+  /** @internal Nest builds it, once per server. */
   constructor(
     private readonly tools: McpToolRegistry,
     private readonly prompts: McpPromptRegistry,
     private readonly resources: McpResourceRegistry,
-    private readonly updates: McpResourceUpdates,
+    private readonly events: McpEventBus,
     private readonly toolFactory: McpToolFactory,
     private readonly promptFactory: McpPromptFactory,
     private readonly resourceFactory: McpResourceFactory,
@@ -87,8 +88,11 @@ export class McpRegistrar implements OnApplicationBootstrap {
     return this.resources.templates.remove(uriTemplate);
   }
 
-  /** Sends `notifications/resources/updated` to the streams subscribed to `uri`. */
+  /**
+   * Sends `notifications/resources/updated` to the streams subscribed to `uri` (and to the 2025-era
+   * sessions subscribed with `resources/subscribe`): on every node when the event bus is shared.
+   */
   notifyResourceUpdated(uri: string): void {
-    this.updates.notifyUpdated(uri);
+    this.events.publish({ kind: 'resource_updated', uri });
   }
 }

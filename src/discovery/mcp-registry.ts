@@ -13,8 +13,6 @@ export type RegistryListener = () => void;
  * A name-keyed registry that may change at runtime. Readers get a cached array, rebuilt only after
  * a change, so list requests do no per-request work; listeners hear about every change (they drive
  * `list_changed` notifications). Its public side is for reading: changes go through `McpRegistrar`.
- *
- * @publicApi
  */
 export class McpRegistry<T extends Registered> {
   private readonly entries = new Map<string, T>();

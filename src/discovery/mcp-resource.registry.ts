@@ -5,8 +5,6 @@ import type { RegisteredResource, RegisteredResourceTemplate } from './registere
 /**
  * Every fixed resource (keyed by URI) and resource template (keyed by URI template) the server
  * offers, to read; add and remove them at runtime with `McpRegistrar`.
- *
- * @publicApi
  */
 @Injectable()
 export class McpResourceRegistry {

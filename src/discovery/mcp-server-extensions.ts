@@ -5,8 +5,6 @@ import { Injectable } from '@nestjs/common';
  * `server/discover` result (2026-07-28) and the `initialize` result (2025 era) alike. Integration
  * modules (such as `McpAppsModule`) declare theirs while the application starts; an application may
  * declare its own the same way. Extensions the core serves itself (tasks) are not listed here.
- *
- * @publicApi
  */
 @Injectable()
 export class McpServerExtensions {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { McpInbound } from '../calls/mcp-inbound.js';
-import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
+import { MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 import { jsonBoundsProblem } from '../protocol/json-bounds.js';
 import type { JsonRpcId } from '../protocol/json-rpc.js';
 import { isCallAborted } from '../protocol/mcp-call-aborted.error.js';
@@ -40,7 +40,7 @@ export class McpRequestPipeline {
   private readonly logger = new Logger('McpDispatcher');
 
   constructor(
-    @Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions,
+    @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
     private readonly telemetry: McpTelemetry,
   ) {}
 
@@ -74,7 +74,7 @@ export class McpRequestPipeline {
     const { id, method, params } = request;
     let outcome: DispatchOutcome | undefined;
     try {
-      const problem = jsonBoundsProblem(params, this.options.maxJsonDepth);
+      const problem = jsonBoundsProblem(params, this.limits.maxJsonDepth);
       if (problem) {
         outcome = failure(id, McpError.invalidParams(`params ${problem}`, undefined, 400));
       } else {

@@ -13,8 +13,6 @@ interface Subscriber {
  * half of a shared bus, which delivers here first and then to the other nodes. Delivery is in
  * slices (a few hundred listeners, then the event loop gets a turn), in publishing order for every
  * listener; a listener that throws is logged and the others still hear the event.
- *
- * @publicApi
  */
 export class InProcessEventBus extends McpEventBus {
   private readonly logger = new Logger('McpEvents');

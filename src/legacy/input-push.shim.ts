@@ -10,7 +10,7 @@ import { limitExceeded } from './session-limit.error.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpCallAbortedError } from '../protocol/mcp-call-aborted.error.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
-import { MCP_LEGACY_OPTIONS, type ResolvedMcpLegacyOptions } from './mcp-legacy.options.js';
+import { MCP_MRTR_OPTIONS, type ResolvedMcpMrtrOptions } from '../mrtr/mcp-mrtr.options.js';
 import { MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 
 /** Revisions before this one know no elicitation `mode` (form was the only kind). */
@@ -26,7 +26,7 @@ const FIRST_VERSION_WITH_ELICITATION_MODES = '2025-11-25';
 @Injectable()
 export class InputPushShim {
   constructor(
-    @Inject(MCP_LEGACY_OPTIONS) private readonly legacy: ResolvedMcpLegacyOptions,
+    @Inject(MCP_MRTR_OPTIONS) private readonly mrtr: ResolvedMcpMrtrOptions,
     @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
     private readonly telemetry: McpTelemetry,
   ) {}
@@ -41,7 +41,7 @@ export class InputPushShim {
     call: LegacyCall,
     handler: MethodHandler,
   ): Promise<Record<string, unknown>> {
-    const { maxInputRounds } = this.legacy;
+    const { maxInputRounds } = this.limits;
     const { params, inbound, legacy: session, channel } = call;
     let result = first;
     for (let round = 1; result['resultType'] === 'input_required'; round++) {
@@ -53,7 +53,7 @@ export class InputPushShim {
       }
       if (round > maxInputRounds) {
         throw new LegacyInputError(
-          `This call asked for input more than ${maxInputRounds} times (legacy.maxInputRounds) and was stopped.`,
+          `This call asked for input more than ${maxInputRounds} times (limits.maxInputRounds) and was stopped.`,
         );
       }
       const requests = isJsonObject(result['inputRequests'])
@@ -104,7 +104,7 @@ export class InputPushShim {
   ): Promise<Record<string, unknown>> {
     const id = nextPushId();
     const { pending } = session.state;
-    const timeoutMs = this.legacy.inputRoundTimeoutMs;
+    const timeoutMs = this.mrtr.ttlMs;
     return new Promise<Record<string, unknown>>((resolve, reject) => {
       const settle = () => {
         clearTimeout(timer);

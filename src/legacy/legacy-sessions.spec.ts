@@ -24,7 +24,7 @@ function sessions(
     limits: { maxSessionsPerCaller },
   });
   // The bus is only read at module init, which these tests do not run.
-  return new LegacySessions(options, options.legacy, options.limits, clock, {} as McpEventBus, backplane);
+  return new LegacySessions(options.legacy, options.limits, clock, {} as McpEventBus, backplane);
 }
 
 const busy = (s: LegacySessions, id: string, caller: string) =>

@@ -11,12 +11,11 @@ import { RefusedSessionIds } from './refused-session.ids.js';
 import { SessionStreamFanOut } from './session-stream.fan-out.js';
 import { limitExceeded } from './session-limit.error.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
-import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 import { MCP_LEGACY_OPTIONS, type ResolvedMcpLegacyOptions } from './mcp-legacy.options.js';
 import { MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 
 /**
- * This node's mutable state of 2025-era sessions, by session id: bounded in all (`legacy.maxSessions`:
+ * This node's mutable state of 2025-era sessions, by session id: bounded in all (`limits.maxSessions`:
  * the least recently used idle state of the caller holding the most goes first) and per caller
  * (`limits.maxSessionsPerCaller`: a caller over it loses its own oldest idle session), and refusing
  * the ids of ended sessions (see {@link RefusedSessionIds}). A session whose state was dropped is
@@ -36,7 +35,6 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
   private readonly streams = new SessionStreamFanOut(this.states);
 
   constructor(
-    @Inject(MCP_SERVER_OPTIONS) private readonly server: ResolvedMcpServerOptions,
     @Inject(MCP_LEGACY_OPTIONS) private readonly legacy: ResolvedMcpLegacyOptions,
     @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
     private readonly clock: McpClock,
@@ -44,7 +42,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
     private readonly backplane: McpSessionBackplane,
     @Optional() private readonly telemetry?: McpTelemetry,
   ) {
-    this.refused = new RefusedSessionIds(clock, legacy.sessionTtlMs, legacy.maxSessions * 10);
+    this.refused = new RefusedSessionIds(clock, legacy.sessionTtlMs, limits.maxSessions * 10);
   }
 
   onModuleInit(): void {
@@ -53,7 +51,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
       sessionTtlMs: this.legacy.sessionTtlMs,
       deliver: (id, message) => {
         const state = this.states.get(id);
-        return state !== undefined && answerPush(state, message, this.server.maxJsonDepth);
+        return state !== undefined && answerPush(state, message, this.limits.maxJsonDepth);
       },
       ended: (id) => this.endHere(id, 'The client ended the session'),
       changed: (id, shared) => {
@@ -163,7 +161,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
    * false when none is waiting for it.
    */
   async respond(state: LegacySessionState, message: Record<string, unknown>): Promise<boolean> {
-    if (answerPush(state, message, this.server.maxJsonDepth)) return true;
+    if (answerPush(state, message, this.limits.maxJsonDepth)) return true;
     return this.backplane.forward(state.id, message);
   }
 
@@ -235,7 +233,7 @@ export class LegacySessions implements OnModuleInit, OnModuleDestroy {
       }
       this.endOverQuota(own);
     }
-    while (this.states.size >= this.legacy.maxSessions) {
+    while (this.states.size >= this.limits.maxSessions) {
       const id = this.callers.oldestOfLargest(this.idle);
       if (id === undefined) return;
       this.dropForRoom(id);

@@ -26,7 +26,7 @@ import { CallCancellation } from './call-cancellation.js';
 import { type LegacyCall, legacyExchange, type LegacyRequest } from './legacy-call.js';
 import { toLegacyResult } from './legacy-result.js';
 import { McpCallAbortedError } from '../protocol/mcp-call-aborted.error.js';
-import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
+import { MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 
 /** How `initialize` ended: its response (and status), and the claims of the new session when it succeeded. */
 export interface InitializeOutcome {
@@ -64,7 +64,7 @@ export class LegacyDispatcher {
     private readonly principals: McpPrincipalSource,
     private readonly resources: McpResourceRegistry,
     private readonly shim: InputPushShim,
-    @Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions,
+    @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
     private readonly sessions: LegacySessions,
   ) {}
 
@@ -179,7 +179,7 @@ export class LegacyDispatcher {
 
   /** Hands a client's response to the pushed request it answers; false when none is waiting for it. */
   response(message: Record<string, unknown>, session: LegacySession): boolean {
-    return answerPush(session.state, message, this.options.maxJsonDepth);
+    return answerPush(session.state, message, this.limits.maxJsonDepth);
   }
 
   /** What only a 2025-era session answers (`SESSION_METHODS`). */

@@ -8,8 +8,6 @@ import {
 /**
  * The default {@link McpSessionBackplane}: nothing is shared, each node keeps its sessions' state
  * itself. Right for one node, or behind a load balancer that sends a session's requests to one node.
- *
- * @publicApi
  */
 export class LocalSessionBackplane extends McpSessionBackplane {
   attach(_handlers: SessionBackplaneHandlers): void {}

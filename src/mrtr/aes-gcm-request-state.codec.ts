@@ -4,12 +4,16 @@ import { InvalidRequestStateException } from './exceptions/invalid-request-state
 import { RequestStateTooLargeException } from './exceptions/request-state-too-large.exception.js';
 import { AesGcmTokenSealer, SealedTokenError, type TokenSealerLogger } from '../core/aes-gcm-token.sealer.js';
 import type { McpClock } from '../core/mcp-clock.js';
+import { LIMIT_DEFAULTS } from '../core/mcp-limits.options.js';
 import { MRTR_DEFAULTS } from './mcp-mrtr.options.js';
 import { RequestStateCodec } from './request-state.codec.js';
 import type { RequestStatePayload } from './request-state.payload.js';
 import { deserializeRequestState, serializeRequestState } from './request-state.serializer.js';
 
-/** Settings of {@link AesGcmRequestStateCodec}; the same shape as `McpModule.forRoot({ mrtr })`. */
+/**
+ * Settings of {@link AesGcmRequestStateCodec}: those of `McpModule.forRoot({ mrtr })`, and the
+ * token bound, which the module takes from `limits.maxRequestStateChars`.
+ */
 export interface AesGcmRequestStateCodecOptions {
   /** Key ring: the first secret seals, every secret opens. Each at least 32 characters. */
   secrets?: readonly string[];
@@ -17,7 +21,7 @@ export interface AesGcmRequestStateCodecOptions {
   ttlMs?: number;
   /** Absolute lifetime of a flow across all its rounds, ms. Default 3 600 000 (1 hour). */
   maxFlowMs?: number;
-  /** Largest token accepted, in characters, checked before any decoding. Default 65 536. */
+  /** Largest token accepted, in characters, checked before any decoding (`limits.maxRequestStateChars`). Default 65 536. */
   maxTokenChars?: number;
   /** @deprecated Use `maxTokenChars` (the bound counts characters). */
   maxTokenBytes?: number;
@@ -60,8 +64,8 @@ export class AesGcmRequestStateCodec extends RequestStateCodec {
     this.maxFlowMs = positiveInteger(options.maxFlowMs, MRTR_DEFAULTS.maxFlowMs, 'maxFlowMs', 'milliseconds');
     this.maxTokenChars =
       options.maxTokenChars !== undefined
-        ? positiveInteger(options.maxTokenChars, MRTR_DEFAULTS.maxTokenChars, 'maxTokenChars', 'characters')
-        : positiveInteger(options.maxTokenBytes, MRTR_DEFAULTS.maxTokenChars, 'maxTokenBytes', 'characters');
+        ? positiveInteger(options.maxTokenChars, LIMIT_DEFAULTS.maxRequestStateChars, 'maxTokenChars', 'characters')
+        : positiveInteger(options.maxTokenBytes, LIMIT_DEFAULTS.maxRequestStateChars, 'maxTokenBytes', 'characters');
     this.sealer = sealer ?? new AesGcmTokenSealer(options.secrets, logger);
   }
 

@@ -17,8 +17,6 @@ interface Recorded {
  * The default {@link McpFlowStore}: completions in this process's memory, each kept until its
  * flow's tokens expire, at most `maxEntries` of them (the oldest go first). Per node: behind a
  * load balancer, a final round replayed on another node runs again unless a shared store is used.
- *
- * @publicApi
  */
 export class InMemoryFlowStore extends McpFlowStore {
   private readonly entries = new Map<string, Running | Recorded>();

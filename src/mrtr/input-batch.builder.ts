@@ -38,7 +38,9 @@ function common(options: InputRequestOptions | undefined): Pick<PendingInput, 'k
 export class PlannedInput<A> {
   /** @internal Built by {@link InputBatchBuilder}. */
   constructor(
+    /** @internal The question. */
     readonly input: PendingInput,
+    /** @internal Its wire answer as the typed answer. */
     readonly read: (answer: InputResponse) => A,
   ) {}
 }

@@ -9,8 +9,6 @@ import { mcpCallScope } from './mcp-call.scope.js';
  * handler, so it runs before any interceptor or exception filter of the application sees the
  * signal. It holds no state: the call's replay session and how to seal it come from the call's
  * async scope, so one instance serves every application in the process.
- *
- * @publicApi
  */
 export class InputRequiredInterceptor implements NestInterceptor {
   intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {

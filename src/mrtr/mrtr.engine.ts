@@ -11,6 +11,7 @@ import { type McpCallScope, mcpCallScope } from './mcp-call.scope.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { META_REFUSED_INPUT_RESPONSES } from '../protocol/meta-keys.js';
 import { MCP_MRTR_OPTIONS, type ResolvedMcpMrtrOptions } from './mcp-mrtr.options.js';
+import { LIMIT_DEFAULTS, MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 
 /**
  * How a call's handler ended: with its value, or with a sealed input-required round.
@@ -43,6 +44,7 @@ export class MrtrEngine {
     private readonly codec: RequestStateCodec,
     private readonly clock: McpClock,
     @Inject(MCP_MRTR_OPTIONS) private readonly options: ResolvedMcpMrtrOptions,
+    @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits = LIMIT_DEFAULTS,
   ) {}
 
   begin(call: MrtrCall): ReplaySession {
@@ -62,7 +64,7 @@ export class MrtrEngine {
       now: this.clock.now(),
       whenChanged: this.options.whenChanged,
       maxReasks: this.options.maxReasks,
-      maxAnswerChars: this.options.maxAnswerChars,
+      maxAnswerChars: this.limits.maxAnswerChars,
     });
     return session;
   }
@@ -83,7 +85,7 @@ export class MrtrEngine {
       now: this.clock.now(),
       whenChanged: this.options.whenChanged,
       maxReasks: this.options.maxReasks,
-      maxAnswerChars: this.options.maxAnswerChars,
+      maxAnswerChars: this.limits.maxAnswerChars,
     });
   }
 

@@ -19,8 +19,6 @@ type AuthenticatedRequest = IncomingMessage & { user?: unknown };
  * `req.user`. Refusals are {@link McpHttpChallenge}s that the transport writes as is: 401 with a
  * `WWW-Authenticate: Bearer resource_metadata=…` challenge, 403 `insufficient_scope`, or 503 when
  * the token cannot be checked at all (the issuer's keys are unreachable).
- *
- * @publicApi
  */
 @Injectable()
 export class McpBearerAuthenticator extends McpHttpAuthenticator {

@@ -10,8 +10,6 @@ import { isMcpOAuth2User } from './mcp-oauth2-user.js';
  *
  * It takes precedence over the core's anonymous default; a source the application passes to
  * `McpModule.forRoot({ principalSource })` takes precedence over it.
- *
- * @publicApi
  */
 @Injectable()
 export class McpOAuth2PrincipalSource extends McpPrincipalSource {

@@ -13,8 +13,6 @@ import { getMcpScopes } from './mcp-scopes.decorator.js';
  * scope the operation needs (the module's required scopes plus the handler's), so a client can
  * step up. Requests that did not come over HTTP (stdio) carry no bearer token; bearer scopes do
  * not apply to them, as MCP authorization is defined for HTTP only.
- *
- * @publicApi
  */
 @Injectable()
 export class McpScopeAccessPolicy extends McpAccessPolicy {

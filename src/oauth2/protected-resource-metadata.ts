@@ -6,8 +6,6 @@ import { getMcpScopes } from './mcp-scopes.decorator.js';
 
 /**
  * The RFC 9728 protected resource metadata document of the MCP server.
- *
- * @publicApi
  */
 export interface ProtectedResourceMetadata {
   readonly resource: string;

@@ -3,4 +3,3 @@
  * Needs the optional peer `@opentelemetry/api` (and an SDK registered by the application).
  */
 export { McpOpenTelemetryModule, type McpOpenTelemetryOptions } from './mcp-opentelemetry.module.js';
-export { McpOpenTelemetryObserver } from './mcp-opentelemetry.observer.js';

@@ -48,8 +48,6 @@ const SESSION_BUCKETS = [...DURATION_BUCKETS, 600, 1800, 3600, 7200, 14_400, 43_
  * (questions of an `input_required` round, or 2025-era requests pushed), `mcp.request_state.reason`
  * (why a requestState was refused), `mcp.flow.id`. Each pushed 2025-era input request is a span
  * event `mcp.input_request.pushed` with `mcp.input_request.key` and `mcp.input_request.method`.
- *
- * @publicApi
  */
 @McpObserver()
 export class McpOpenTelemetryObserver implements McpRequestObserver {

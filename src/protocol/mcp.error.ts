@@ -56,9 +56,9 @@ export class McpError extends IntrinsicException {
   }
 
   /**
-   * A call stopped before it answered, by its client (disconnect, cancellation, session end, a
-   * stream left unread) or by shutdown: -32603 with `data.aborted` naming why, HTTP 503. Mostly
-   * nobody reads it: the client that stopped the call is gone.
+   * @internal A call stopped before it answered, by its client (disconnect, cancellation, session
+   * end, a stream left unread) or by shutdown: -32603 with `data.aborted` naming why, HTTP 503.
+   * Mostly nobody reads it: the client that stopped the call is gone.
    */
   static aborted(error: McpCallAbortedError): McpError {
     return new McpError(McpErrorCode.InternalError, error.message, { aborted: error.reason }, 503);

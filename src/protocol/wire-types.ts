@@ -34,8 +34,6 @@ export interface ClientCapabilities {
  * What the server offers, advertised only through `server/discover` and required to match the
  * handlers. `resources.subscribe` now means resource subscriptions via `subscriptions/listen`;
  * `logging` is deprecated but still allowed.
- *
- * @publicApi
  */
 export interface ServerCapabilities {
   tools?: { listChanged?: boolean };
@@ -200,8 +198,6 @@ export type JsonSchema = Record<string, unknown>;
 /**
  * A tool as listed by `tools/list`. `inputSchema` must be an object schema; when `outputSchema` is
  * set, successful results must carry `structuredContent` that conforms to it.
- *
- * @publicApi
  */
 export interface ToolDefinition {
   name: string;
@@ -228,8 +224,6 @@ export interface CallToolResult {
 
 /**
  * One named argument a prompt accepts; prompt arguments are always strings.
- *
- * @publicApi
  */
 export interface PromptArgument {
   name: string;
@@ -239,8 +233,6 @@ export interface PromptArgument {
 }
 /**
  * A prompt as listed by `prompts/list`; `arguments` is optional.
- *
- * @publicApi
  */
 export interface PromptDefinition {
   name: string;
@@ -270,8 +262,6 @@ export interface GetPromptResult {
 
 /**
  * A concrete resource as listed by `resources/list`; `size` is in bytes, if known.
- *
- * @publicApi
  */
 export interface ResourceDefinition {
   uri: string;
@@ -286,8 +276,6 @@ export interface ResourceDefinition {
 /**
  * A parameterised resource as listed by `resources/templates/list`; `uriTemplate` is an RFC 6570
  * URI template that clients expand and then pass to `resources/read`.
- *
- * @publicApi
  */
 export interface ResourceTemplateDefinition {
   uriTemplate: string;
@@ -462,8 +450,6 @@ export type InputResponse = ElicitResult | CreateMessageResult | ListRootsResult
  * The interim MRTR answer to `tools/call`, `prompts/get` or `resources/read`: it must carry at least one
  * of `inputRequests` and `requestState`, and is never cacheable. The client echoes `requestState`
  * byte for byte on its retry, which is a new request with a new id.
- *
- * @publicApi
  */
 export interface InputRequiredResult {
   resultType: 'input_required';

@@ -17,8 +17,6 @@ type MessageHandler = (message: string) => void;
  * command is run: only while connected, within `commandTimeoutMs`, otherwise an
  * {@link McpUnavailableException} at once (no queueing behind a dead connection, no hang). It logs
  * when Redis goes away and when it is back, once each; ioredis reconnects by itself.
- *
- * @publicApi
  */
 @Injectable()
 export class McpRedisConnection implements OnApplicationShutdown {

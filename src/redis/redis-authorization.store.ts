@@ -2,9 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { McpRedisConnection } from './mcp-redis.connection.js';
 import { RedisScript } from './redis-script.js';
 
-/** A record of the authorization server: plain JSON (`McpAuthorizationRecord` of its entry). */
-type AuthorizationRecord = Record<string, unknown>;
-
 /** Sets `consumed` (epoch seconds) on a stored record, keeping its expiry. */
 const CONSUME = new RedisScript(`
 local held = redis.call('GET', KEYS[1])
@@ -33,9 +30,10 @@ return 1`);
  */
 @Injectable()
 export class RedisAuthorizationStore {
+  /** @internal `McpRedisModule` builds it on its connection. */
   constructor(private readonly redis: McpRedisConnection) {}
 
-  async upsert(model: string, id: string, record: AuthorizationRecord, expiresInSeconds?: number): Promise<void> {
+  async upsert(model: string, id: string, record: Record<string, unknown>, expiresInSeconds?: number): Promise<void> {
     const key = this.key(model, id);
     const ttl = expiresInSeconds === undefined ? [] : (['EX', expiresInSeconds] as const);
     await this.redis.run(async (redis) => {
@@ -54,16 +52,16 @@ export class RedisAuthorizationStore {
     });
   }
 
-  async find(model: string, id: string): Promise<AuthorizationRecord | undefined> {
+  async find(model: string, id: string): Promise<Record<string, unknown> | undefined> {
     const held = await this.redis.run((redis) => redis.get(this.key(model, id)));
-    return held === null ? undefined : (JSON.parse(held) as AuthorizationRecord);
+    return held === null ? undefined : (JSON.parse(held) as Record<string, unknown>);
   }
 
-  findByUid(model: string, uid: string): Promise<AuthorizationRecord | undefined> {
+  findByUid(model: string, uid: string): Promise<Record<string, unknown> | undefined> {
     return this.findBy(model, 'uid', uid);
   }
 
-  findByUserCode(model: string, userCode: string): Promise<AuthorizationRecord | undefined> {
+  findByUserCode(model: string, userCode: string): Promise<Record<string, unknown> | undefined> {
     return this.findBy(model, 'userCode', userCode);
   }
 
@@ -83,7 +81,7 @@ export class RedisAuthorizationStore {
     });
   }
 
-  private async findBy(model: string, field: string, value: string): Promise<AuthorizationRecord | undefined> {
+  private async findBy(model: string, field: string, value: string): Promise<Record<string, unknown> | undefined> {
     const id = await this.redis.run((redis) => redis.get(this.key(model, `${field}:${value}`)));
     return id === null ? undefined : this.find(model, id);
   }

@@ -17,8 +17,6 @@ interface Envelope {
  * published on one channel that every node subscribes to; each node delivers what others published
  * (its own messages come back and are skipped, so nothing is delivered twice). While Redis is down,
  * events reach this node's streams only (the outage is logged once by the connection).
- *
- * @publicApi
  */
 @Injectable()
 export class RedisEventBus extends McpEventBus {

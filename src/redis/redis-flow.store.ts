@@ -43,8 +43,6 @@ interface Held {
  * on any node wait until the holder settles, then answer with its recorded result. A node that dies
  * holding a claim stops renewing it, and the claim lapses after `flowClaimTtlMs`: the flow can then
  * complete elsewhere. Completions are kept until the flow's tokens expire.
- *
- * @publicApi
  */
 @Injectable()
 export class RedisFlowStore extends McpFlowStore {

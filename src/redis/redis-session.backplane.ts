@@ -43,8 +43,6 @@ type SessionMessage =
  * the request (the node is named in the request id) is published on that node's channel, and the
  * node acknowledges whether a request was waiting: 202 when one was, 400 when none was (or no such
  * node listens any more).
- *
- * @publicApi
  */
 @Injectable()
 export class RedisSessionBackplane extends McpSessionBackplane {

@@ -74,8 +74,6 @@ interface CachedArguments {
  * not parse them again. Per-caller quotas are counted in two sorted sets per caller (live and
  * finished task ids, by expiry), checked and written atomically with the task. The handler itself
  * still runs on the node that started it.
- *
- * @publicApi
  */
 @Injectable()
 export class RedisTaskStore extends McpTaskStore {

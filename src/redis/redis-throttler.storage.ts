@@ -25,14 +25,6 @@ if hits > tonumber(ARGV[2]) then
 end
 return { hits, left, 0, 0 }`);
 
-/** @nestjs/throttler's record, in its units (whole seconds, rounded up). */
-interface StorageRecord {
-  totalHits: number;
-  timeToExpire: number;
-  isBlocked: boolean;
-  timeToBlockExpire: number;
-}
-
 /**
  * A @nestjs/throttler storage on Redis, so a limit of N per window holds across all nodes: pass it
  * as the throttler's `storage` (e.g. `McpThrottlerModule.forRootAsync({ inject: [RedisThrottlerStorage],
@@ -44,6 +36,7 @@ interface StorageRecord {
  */
 @Injectable()
 export class RedisThrottlerStorage implements ThrottlerStorage {
+  /** @internal `McpRedisModule` builds it on its connection. */
   constructor(private readonly redis: McpRedisConnection) {}
 
   async increment(
@@ -52,7 +45,8 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
     limit: number,
     blockDuration: number,
     throttlerName: string,
-  ): Promise<StorageRecord> {
+  ): ReturnType<ThrottlerStorage['increment']> {
+    // @nestjs/throttler's record, in its units (whole seconds, rounded up).
     const base = `${this.redis.prefix}throttle:${throttlerName}:${key}`;
     const reply = (await this.redis.run((r) =>
       HIT.run(r, [`${base}:hits`, `${base}:block`], [Math.max(1, ttl), limit, Math.max(1, blockDuration)]),

@@ -3,8 +3,6 @@
  * asynchronous validator, a bad `x-mcp-header` declaration. Thrown while the module builds its
  * schemas at startup, never while serving a request, so the message names the class and property
  * and says what to change.
- *
- * @publicApi
  */
 export class DtoDefinitionError extends Error {
   constructor(

@@ -39,7 +39,6 @@ const compiled = new WeakMap<Function, CompiledSchema>();
  *
  * @throws DtoDefinitionError for a `@ValidateNested()` without `@Type()`, or an `x-mcp-header`
  *   on a property that is not a `string`, `integer` or `boolean`, or a header name used twice.
- * @publicApi
  */
 export function dtoToJsonSchema(dto: Function): JsonSchema {
   return compile(dto).schema;

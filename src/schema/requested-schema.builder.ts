@@ -49,21 +49,22 @@ export interface ChooseManyOptions<V extends string = string> extends FieldOptio
  */
 export type ChoiceValues = readonly string[] | Readonly<Record<string, string>>;
 
-/** Flattens `A & B & C` into one object type, so inferred answer types read naturally. */
-type Simplify<T> = { [K in keyof T]: T[K] } & {};
-
-/** `true` when the options make the field optional (also when `optional` is a plain boolean). */
-type IsOptional<O> = O extends { readonly optional: infer P }
-  ? [P] extends [false]
-    ? false
-    : true
-  : 'optional' extends keyof O
-    ? true
-    : false;
-
-type Field<N extends string, V, O> = IsOptional<O> extends true ? { [K in N]?: V } : { [K in N]: V };
-
-type Next<T, N extends string, V, O> = RequestedSchemaBuilder<Simplify<T & Field<N, V, O>>>;
+/**
+ * The builder after one more field: the answer type `T` with `N: V` added, optional (`N?: V`) when
+ * the field's options `O` make it so (`optional: true`, or `optional` given as a plain boolean), and
+ * flattened into one object type so inferred answer types read naturally.
+ */
+export type NextRequestedSchemaBuilder<T, N extends string, V, O> = (
+  O extends { readonly optional: infer P }
+    ? [P] extends [false]
+      ? { [K in N]: V }
+      : { [K in N]?: V }
+    : 'optional' extends keyof O
+      ? { [K in N]?: V }
+      : { [K in N]: V }
+) extends infer F
+  ? RequestedSchemaBuilder<{ [K in keyof (T & F)]: (T & F)[K] } & {}>
+  : never;
 
 declare const contentType: unique symbol;
 
@@ -86,7 +87,10 @@ export class RequestedSchemaBuilder<T = {}> {
   private readonly requiredNames: string[] = [];
 
   /** A free-text field, optionally constrained in length or format. */
-  string<N extends string, const O extends StringFieldOptions = {}>(name: N, options?: O): Next<T, N, string, O> {
+  string<N extends string, const O extends StringFieldOptions = {}>(
+    name: N,
+    options?: O,
+  ): NextRequestedSchemaBuilder<T, N, string, O> {
     const o: StringFieldOptions = options ?? {};
     const min = count(o.minLength, 'minLength', name);
     const max = count(o.maxLength, 'maxLength', name);
@@ -112,17 +116,26 @@ export class RequestedSchemaBuilder<T = {}> {
   }
 
   /** A number field (fractions allowed). */
-  number<N extends string, const O extends NumberFieldOptions = {}>(name: N, options?: O): Next<T, N, number, O> {
+  number<N extends string, const O extends NumberFieldOptions = {}>(
+    name: N,
+    options?: O,
+  ): NextRequestedSchemaBuilder<T, N, number, O> {
     return this.numeric('number', name, options ?? {});
   }
 
   /** A whole-number field. */
-  integer<N extends string, const O extends NumberFieldOptions = {}>(name: N, options?: O): Next<T, N, number, O> {
+  integer<N extends string, const O extends NumberFieldOptions = {}>(
+    name: N,
+    options?: O,
+  ): NextRequestedSchemaBuilder<T, N, number, O> {
     return this.numeric('integer', name, options ?? {});
   }
 
   /** A yes/no field. */
-  boolean<N extends string, const O extends BooleanFieldOptions = {}>(name: N, options?: O): Next<T, N, boolean, O> {
+  boolean<N extends string, const O extends BooleanFieldOptions = {}>(
+    name: N,
+    options?: O,
+  ): NextRequestedSchemaBuilder<T, N, boolean, O> {
     const o: BooleanFieldOptions = options ?? {};
     if (o.default !== undefined && typeof o.default !== 'boolean') {
       throw new Error(`Field "${name}": default must be a boolean`);
@@ -135,12 +148,12 @@ export class RequestedSchemaBuilder<T = {}> {
     name: N,
     values: readonly V[],
     options?: O,
-  ): Next<T, N, V, O>;
+  ): NextRequestedSchemaBuilder<T, N, V, O>;
   choose<
     N extends string,
     const M extends Readonly<Record<string, string>>,
     const O extends ChooseOptions<NoInfer<Extract<keyof M, string>>> = {},
-  >(name: N, values: M, options?: O): Next<T, N, Extract<keyof M, string>, O>;
+  >(name: N, values: M, options?: O): NextRequestedSchemaBuilder<T, N, Extract<keyof M, string>, O>;
   choose(name: string, values: ChoiceValues, options?: ChooseOptions): RequestedSchemaBuilder<unknown> {
     const o: ChooseOptions = options ?? {};
     const choices = readChoices(values, name);
@@ -160,12 +173,12 @@ export class RequestedSchemaBuilder<T = {}> {
     name: N,
     values: readonly V[],
     options?: O,
-  ): Next<T, N, V[], O>;
+  ): NextRequestedSchemaBuilder<T, N, V[], O>;
   chooseMany<
     N extends string,
     const M extends Readonly<Record<string, string>>,
     const O extends ChooseManyOptions<NoInfer<Extract<keyof M, string>>> = {},
-  >(name: N, values: M, options?: O): Next<T, N, Array<Extract<keyof M, string>>, O>;
+  >(name: N, values: M, options?: O): NextRequestedSchemaBuilder<T, N, Array<Extract<keyof M, string>>, O>;
   chooseMany(name: string, values: ChoiceValues, options?: ChooseManyOptions): RequestedSchemaBuilder<unknown> {
     const o: ChooseManyOptions = options ?? {};
     const choices = readChoices(values, name);

@@ -4,7 +4,7 @@
  * the core.
  */
 export { McpSkillsModule } from './mcp-skills.module.js';
-export type { McpSkillsOptionsFactory } from './mcp-skills.module-definition.js';
+export type { McpSkillsConfigurableModule, McpSkillsOptionsFactory } from './mcp-skills.module-definition.js';
 export { SKILL_LIMITS, type McpSkillsOptions } from './mcp-skills.options.js';
 export { McpSkillCatalog, MCP_SKILLS_EXTENSION, type McpSkillCatalogChanges } from './mcp-skill.catalog.js';
 export { McpSkill, type McpSkillContent, type McpSkillOptions } from './mcp-skill.decorator.js';

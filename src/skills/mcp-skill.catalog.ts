@@ -56,6 +56,7 @@ export class McpSkillCatalog implements OnModuleInit, OnModuleDestroy {
   private watchTimer: NodeJS.Timeout | undefined;
   private attached: McpServerRef | undefined;
 
+  /** @internal Nest builds it. */
   constructor(
     @Inject(MCP_SKILLS_CONFIG) private readonly config: ResolvedMcpSkillsOptions,
     private readonly discovery: DiscoveryService,
@@ -64,8 +65,8 @@ export class McpSkillCatalog implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   /**
-   * The server the skills are published on (the `server` option, else the global one); startup
-   * fails when there is no such server.
+   * @internal The server the skills are published on (the `server` option, else the global one);
+   * startup fails when there is no such server.
    */
   get server(): McpServerRef {
     return (this.attached ??= new McpServers(this.moduleRef).get(this.config.server));

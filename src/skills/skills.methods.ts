@@ -4,6 +4,7 @@ import { McpAccessPolicy, type McpAccessTarget } from '../calls/mcp-access-polic
 import type { McpMethodGroup, MethodHandler } from '../calls/method-handler.js';
 import { ResultStamp } from '../calls/result-stamp.js';
 import { INTEGRATION_ACCESS_POLICY } from '../core/mcp.tokens.js';
+import type { ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 import type { ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 import { paginate } from '../discovery/paginate.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
@@ -55,7 +56,7 @@ export class SkillsMethods implements McpMethodGroup {
 
   private list(exchange: McpExchange): Record<string, unknown> {
     const visible = this.catalog.snapshot.skills.filter((item) => this.isVisible(exchange, item));
-    const page = paginate(visible, exchange.params['cursor'], this.options.pageSize);
+    const page = paginate(visible, exchange.params['cursor'], this.limits.pageSize);
     return this.cached({
       skills: page.items.map((item) => item.skill.entry),
       ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
@@ -75,7 +76,7 @@ export class SkillsMethods implements McpMethodGroup {
     const directory = this.catalog.snapshot.directory(uri);
     if (directory === undefined) throw McpError.invalidParams(`${uri} is not a skill directory`, { uri });
     this.assertAllowed(exchange, directory.owner);
-    const page = paginate(directory.children, exchange.params['cursor'], this.options.pageSize);
+    const page = paginate(directory.children, exchange.params['cursor'], this.limits.pageSize);
     return this.cached({
       resources: page.items,
       ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
@@ -85,6 +86,11 @@ export class SkillsMethods implements McpMethodGroup {
   /** The options of the server the skills are published on. */
   private get options(): ResolvedMcpServerOptions {
     return this.catalog.server.options;
+  }
+
+  /** The bounds of the server the skills are published on. */
+  private get limits(): ResolvedMcpLimits {
+    return this.catalog.server.limits;
   }
 
   /** The 2025-era leg drops `resultType`, the cache fields and serverInfo again. */

@@ -1,6 +1,7 @@
 import { McpError } from '../protocol/mcp.error.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { type McpClock, SystemClock } from '../core/mcp-clock.js';
+import { LIMIT_DEFAULTS } from '../core/mcp-limits.options.js';
 import { frozenJson } from './frozen-json.js';
 import type { McpTaskCallerCount, McpTaskQuota } from './mcp-task.quota.js';
 import { isTerminal, type McpTaskRecord } from './mcp-task.record.js';
@@ -18,8 +19,6 @@ import { McpTaskQuotaExceededException } from './task-quota-exceeded.exception.j
  * A read costs nothing and an update O(what changed): the arguments are stored once and shared by
  * every later version of the record. Per node: behind a load balancer without sticky routing on
  * `Mcp-Name`, use a shared store.
- *
- * @publicApi
  */
 export class InMemoryTaskStore extends McpTaskStore {
   private readonly tasks = new Map<string, McpTaskRecord>();
@@ -28,7 +27,7 @@ export class InMemoryTaskStore extends McpTaskStore {
 
   constructor(
     private readonly clock: McpClock = new SystemClock(),
-    private readonly maxTasks = 10_000,
+    private readonly maxTasks = LIMIT_DEFAULTS.maxTasks,
   ) {
     super();
   }

@@ -65,7 +65,10 @@ export interface McpTaskRecord {
   arguments: Record<string, unknown>;
   protocolVersion: string;
   clientCapabilities: Record<string, unknown>;
-  /** The replay ledger of the handler's questions (while input is pending or after it arrived). */
+  /**
+   * @internal The replay ledger of the handler's questions (while input is pending or after it
+   * arrived). A store keeps it as it is, with the rest of the record.
+   */
   replay?: RequestStatePayload;
   /** The outstanding questions by their wire key (status `input_required`). */
   inputRequests?: Record<string, InputRequest>;

@@ -38,8 +38,6 @@ export abstract class McpTaskExecutor {
  * The default executor: a task's handler runs on the node that created (or resumed) it, in the
  * background of that request. A node that dies takes its running tasks with it (their leases lapse
  * and they fail).
- *
- * @publicApi
  */
 export class InProcessTaskExecutor extends McpTaskExecutor {
   readonly recoversLostTasks = false;

@@ -48,6 +48,7 @@ export class McpHealthIndicator implements OnApplicationBootstrap {
   private loaded = false;
   private readonly probes: readonly McpHealthProbe[];
 
+  /** @internal Nest builds it. */
   constructor(
     private readonly indicators: HealthIndicatorService,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,

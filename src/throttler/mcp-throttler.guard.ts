@@ -41,6 +41,7 @@ type McpThrottledRequest = {
  */
 @Injectable()
 export class McpThrottlerGuard extends ThrottlerGuard {
+  /** @internal Nest builds it. */
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() storageService: ThrottlerStorage,

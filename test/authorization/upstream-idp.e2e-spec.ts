@@ -10,7 +10,8 @@ import { StandInAuthorizationServer } from './support/stand-in-authorization-ser
 import { createTestCa, trustingFetch, type TestCa } from './support/test-ca.js';
 import { UPSTREAM_API_SCOPE, UpstreamIdp } from './support/upstream-idp.js';
 import { ordersAppModule } from '../oauth2/support/orders-app.fixture.js';
-import { reservePort, startServer, type RunningServer } from '../oauth2/support/oauth2-http.js';
+import { freePort } from '../support/free-port.js';
+import { startApp, type RunningApp } from '../support/start-app.js';
 
 const run = promisify(execFile);
 
@@ -305,14 +306,14 @@ describe('the authorization e2e infrastructure: an Entra-like upstream over HTTP
   });
   describe('the official client helpers, against a stand-in authorization server (until the module exists)', () => {
     let standIn: StandInAuthorizationServer;
-    let app: RunningServer;
+    let app: RunningApp;
     beforeAll(async () => {
       standIn = await StandInAuthorizationServer.start({ scopes: ['mcp:tools'], caPem: ca.caPem });
-      const port = await reservePort();
+      const port = await freePort();
       const module = ordersAppModule({
         oauth2: { issuer: standIn.issuer, audience: `http://127.0.0.1:${port}/mcp`, requiredScopes: ['mcp:tools'] },
       });
-      app = await startServer(module, 'express', port);
+      app = await startApp(module, 'express', { port });
     });
     afterAll(async () => {
       await app?.close();

@@ -26,6 +26,7 @@ import {
   type McpRequestContext,
 } from '../../src/index.js';
 import { McpTestClient } from '../../src/testing/index.js';
+import { rpc } from '../support/raw-mcp.js';
 import { ADAPTERS } from '../support/start-app.js';
 
 /** A singleton the contextual providers depend on. */
@@ -141,34 +142,10 @@ class TenantStrategy implements ContextIdStrategy {
 })
 class ScopedModule {}
 
-/** A request through fetch with extra headers (the test client sends none of its own). */
+/** A tools/call with extra headers (the test client sends none of its own); the text it answers. */
 async function callWithHeaders(url: string, name: string, headers: Record<string, string>): Promise<string> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-      ...headers,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name,
-        arguments: {},
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-      },
-    }),
-  });
-  const body = (await response.json()) as { result: { content: Array<{ text: string }> } };
-  return body.result.content[0]!.text;
+  const response = await rpc(url, 'tools/call', { name, arguments: {} }, { id: 1, headers });
+  return response.json.result.content[0].text;
 }
 
 describe.each(ADAPTERS)('tools, prompts and resources on contextual providers, on %s', (adapter) => {

@@ -1,14 +1,8 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import {
-  INTEGRATION_ACCESS_POLICY,
-  McpAccessPolicy,
-  type McpAccessTarget,
-  type McpExchange,
-  McpModule,
-  McpRegistrar,
-  McpTool,
-} from '../../src/index.js';
+import { type McpExchange, McpModule, McpRegistrar, McpTool } from '../../src/index.js';
+import { McpAccessPolicy, type McpAccessTarget } from '../../src/calls/mcp-access-policy.js';
+import { INTEGRATION_ACCESS_POLICY } from '../../src/core/mcp.tokens.js';
 import { LegacyWire } from '../legacy/legacy-wire.js';
 import { connectOfficialClient } from '../support/official-client.js';
 import { rpc, type RawResponse, post, mcpHeaders, envelope } from '../support/raw-mcp.js';

@@ -1,6 +1,6 @@
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { CapturingLogger, startMrtrApp } from '../mrtr/mrtr-app.js';
-import { envelope, mcpHeaders, rpc } from '../support/raw-mcp.js';
+import { envelope, mcpHeaders, post, rpc, type RawResponse } from '../support/raw-mcp.js';
 import { ADAPTERS, type RunningApp } from '../support/start-app.js';
 import { LegacyWire } from '../legacy/legacy-wire.js';
 import { hostileModule } from './hostile.fixtures.js';
@@ -17,22 +17,9 @@ interface Sent {
   readonly headers: Record<string, string>;
 }
 
-function send(url: URL, agent: Agent, { body, headers }: Sent): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+/** One fuzzed message, sent as is with its length (not chunked), on the run's keep-alive agent. */
+const send = (url: URL, agent: Agent, { body, headers }: Sent): Promise<RawResponse> =>
+  post(url.href, body, { ...headers, 'content-length': String(Buffer.byteLength(body)) }, { agent });
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 
@@ -87,9 +74,19 @@ describe.each(ADAPTERS)('a fuzzing client (seed %s), on %s'.replace('%s', String
   it(`answers ${MESSAGES_PER_ADAPTER} random and mutated messages without a 5xx, a stack or an ERROR log, and keeps serving`, async () => {
     const fuzz = new MessageFuzzer(SEED + (adapter === 'express' ? 1 : 0));
     const wire = await LegacyWire.open(server.url, { elicitation: {}, sampling: {}, roots: {} });
-    const first = await rpc(server.url, 'tools/call', { name: 'ask_model', arguments: {} }, { sampling: {} });
+    const first = await rpc(
+      server.url,
+      'tools/call',
+      { name: 'ask_model', arguments: {} },
+      { capabilities: { sampling: {} } },
+    );
     const requestState = first.json.result.requestState as string;
-    const task = await rpc(server.url, 'tools/call', { name: 'quick_task', arguments: { ask: true } }, TASKS);
+    const task = await rpc(
+      server.url,
+      'tools/call',
+      { name: 'quick_task', arguments: { ask: true } },
+      { capabilities: TASKS },
+    );
     const taskId = task.json.result.taskId as string;
     expect(typeof taskId).toBe('string');
     const modern = (method: string, params: Record<string, unknown>, caps: Record<string, unknown> = {}) => ({

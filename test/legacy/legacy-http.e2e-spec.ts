@@ -91,7 +91,12 @@ describe.each(ADAPTERS)('the 2025-era leg over Streamable HTTP, on %s', (adapter
 
     it('a requestState is no session id, and a session id is no requestState', async () => {
       const wire = await LegacyWire.open(server.url);
-      const round = await rpc(server.url, 'tools/call', { name: 'ask_name', arguments: {} }, { elicitation: {} });
+      const round = await rpc(
+        server.url,
+        'tools/call',
+        { name: 'ask_name', arguments: {} },
+        { capabilities: { elicitation: {} } },
+      );
       const requestState = round.json.result.requestState as string;
       const asSession = await wire.request('tools/list', {}, { 'mcp-session-id': requestState });
       expect(asSession.status).toBe(404);
@@ -99,7 +104,7 @@ describe.each(ADAPTERS)('the 2025-era leg over Streamable HTTP, on %s', (adapter
         server.url,
         'tools/call',
         { name: 'ask_name', arguments: {}, requestState: wire.sessionId },
-        { elicitation: {} },
+        { capabilities: { elicitation: {} } },
       );
       expect([asState.status, asState.json.error.code, asState.json.error.data]).toEqual([
         400,

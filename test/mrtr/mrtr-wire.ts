@@ -1,4 +1,4 @@
-import { envelope, mcpHeaders, post, type RawResponse } from '../support/raw-mcp.js';
+import { rpc, type RawResponse } from '../support/raw-mcp.js';
 
 /** Form elicitation declared the way the spec's minimal client does it. */
 export const ELICIT_CAPS = { elicitation: {} };
@@ -23,19 +23,16 @@ export async function mcpCall(
   params: Record<string, unknown>,
   parts: RetryParts = {},
 ): Promise<RawResponse> {
-  const body = {
-    jsonrpc: '2.0',
-    id: `mrtr-${nextId++}`,
+  const response = await rpc(
+    url,
     method,
-    params: {
+    {
       ...params,
       ...(parts.requestState !== undefined && { requestState: parts.requestState }),
       ...(parts.inputResponses !== undefined && { inputResponses: parts.inputResponses }),
-      _meta: envelope(parts.capabilities ?? ELICIT_CAPS),
     },
-  };
-  const name = (params['name'] ?? params['uri']) as string | undefined;
-  const response = await post(url, body, { ...mcpHeaders(method, name), ...parts.headers });
+    { id: `mrtr-${nextId++}`, capabilities: parts.capabilities ?? ELICIT_CAPS, headers: parts.headers },
+  );
   // Nothing a client sends may leak a stack trace.
   expect(response.text).not.toMatch(STACK_TRACE);
   return response;

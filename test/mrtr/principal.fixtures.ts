@@ -1,5 +1,6 @@
 import { Global, Injectable, Module } from '@nestjs/common';
-import { INTEGRATION_PRINCIPAL_SOURCE, McpPrincipalSource, type McpExchange } from '../../src/index.js';
+import { McpPrincipalSource, type McpExchange } from '../../src/index.js';
+import { INTEGRATION_PRINCIPAL_SOURCE } from '../../src/core/mcp.tokens.js';
 
 /** Reads the caller from one HTTP request header (a stand-in for real authentication). */
 export function headerPrincipal(exchange: McpExchange, header: string): string | null {

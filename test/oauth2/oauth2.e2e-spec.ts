@@ -1,28 +1,23 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { OidcTestProvider } from './oidc-test-provider.js';
 import { handlerRuns, ordersAppModule } from './support/orders-app.fixture.js';
-import {
-  ADAPTERS,
-  mcp,
-  parseBearerChallenge,
-  reservePort,
-  startServer,
-  type RunningServer,
-} from './support/oauth2-http.js';
+import { mcp, parseBearerChallenge } from './support/oauth2-http.js';
+import { freePort } from '../support/free-port.js';
+import { ADAPTERS, startApp, type RunningApp } from '../support/start-app.js';
 
 const ALL_SCOPES = ['mcp:tools', 'orders:read', 'orders:write'];
 const DOCS = 'https://docs.example.com/orders-mcp';
 
 describe.each(ADAPTERS)('an MCP server protected by McpOAuth2Module, with a real OpenID provider (%s)', (adapter) => {
   let provider: OidcTestProvider;
-  let server: RunningServer;
+  let server: RunningApp;
   let audience: string;
   let metadataUrl: string;
   const tokens: Record<'alice' | 'bob' | 'carol', string> = { alice: '', bob: '', carol: '' };
 
   beforeAll(async () => {
     provider = await OidcTestProvider.start();
-    const port = await reservePort();
+    const port = await freePort();
     audience = `http://127.0.0.1:${port}/mcp`;
     metadataUrl = `http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`;
     const module = ordersAppModule({
@@ -34,7 +29,7 @@ describe.each(ADAPTERS)('an MCP server protected by McpOAuth2Module, with a real
         resourceName: 'Orders',
       },
     });
-    server = await startServer(module, adapter, port);
+    server = await startApp(module, adapter, { port });
     for (const subject of ['alice', 'bob', 'carol'] as const) {
       tokens[subject] = await provider.clientCredentials(subject, { resource: audience });
     }
@@ -294,17 +289,17 @@ describe.each(ADAPTERS)('an MCP server protected by McpOAuth2Module, with a real
 
 describe('a token that expires while in use (short-lived tokens from the provider, no clock tolerance)', () => {
   let provider: OidcTestProvider;
-  let server: RunningServer;
+  let server: RunningApp;
   let audience: string;
 
   beforeAll(async () => {
     provider = await OidcTestProvider.start({ accessTokenTtlSeconds: 2 });
-    const port = await reservePort();
+    const port = await freePort();
     audience = `http://127.0.0.1:${port}/mcp`;
-    server = await startServer(
+    server = await startApp(
       ordersAppModule({ oauth2: { issuer: provider.issuer, audience, clockToleranceSeconds: 0 } }),
       'express',
-      port,
+      { port },
     );
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
-import { AnonymousPrincipalSource, McpPrincipalSource } from '../../src/index.js';
-import { McpOAuth2PrincipalSource } from '../../src/oauth2/index.js';
+import { AnonymousPrincipalSource, McpPrincipalSource } from '../../src/core/mcp-principal.source.js';
+import { McpOAuth2PrincipalSource } from '../../src/oauth2/mcp-oauth2.principal-source.js';
 import { OidcTestProvider } from './oidc-test-provider.js';
 import {
   HeaderPrincipalSource,
@@ -8,7 +8,9 @@ import {
   ordersAppModule,
   type OrdersAppOptions,
 } from './support/orders-app.fixture.js';
-import { mcp, reservePort, startServer, type RunningServer } from './support/oauth2-http.js';
+import { mcp } from './support/oauth2-http.js';
+import { freePort } from '../support/free-port.js';
+import { startApp, type RunningApp } from '../support/start-app.js';
 
 /**
  * Which McpPrincipalSource binds requestState: the application's own > the oauth2 module's > the
@@ -72,17 +74,17 @@ describe('McpPrincipalSource precedence', () => {
   afterAll(() => provider.stop());
 
   describe.each(CASES)('$label', ({ options, winner, start, same, other }) => {
-    let server: RunningServer;
+    let server: RunningApp;
     const tokens: Record<string, string> = {};
 
     beforeAll(async () => {
-      const port = await reservePort();
+      const port = await freePort();
       const audience = `http://127.0.0.1:${port}/mcp`;
       const module = ordersAppModule({
         ...options,
         oauth2: options.oauth2 ? { issuer: provider.issuer, audience, requiredScopes: ['mcp:tools'] } : undefined,
       });
-      server = await startServer(module, 'express', port);
+      server = await startApp(module, 'express', { port });
       for (const subject of ['alice', 'bob'])
         tokens[subject] = await provider.clientCredentials(subject, { resource: audience });
     });

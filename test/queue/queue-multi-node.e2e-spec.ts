@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type Balancer, startNginx } from '../multi-node/nginx-balancer.js';
-import { envelope, mcpHeaders, post } from '../support/raw-mcp.js';
+import { rpc as rawRpc } from '../support/raw-mcp.js';
 import { type RedisServer, startRedis } from '../support/redis-server.js';
 import { killNodes, type NodeProcess, startNode } from '../redis/redis-nodes.js';
 
@@ -72,9 +72,7 @@ async function until<T>(what: string, check: () => T | undefined | false, ms = 4
 
 let ids = 0;
 async function rpc(url: string, method: string, params: Record<string, unknown>, capabilities = TASKS) {
-  const name = (params['name'] ?? params['taskId']) as string | undefined;
-  const body = { jsonrpc: '2.0', id: `q-${++ids}`, method, params: { ...params, _meta: envelope(capabilities) } };
-  const response = await post(url, body, mcpHeaders(method, name));
+  const response = await rawRpc(url, method, params, { id: `q-${++ids}`, capabilities });
   if (response.json?.error) throw new Error(`${method}: ${JSON.stringify(response.json.error)}`);
   return response.json.result;
 }

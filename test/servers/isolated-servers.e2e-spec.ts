@@ -1,10 +1,14 @@
 import { Logger } from '@nestjs/common';
-import { InProcessTaskExecutor, McpTaskExecutor, McpTaskStore } from '../../src/index.js';
-import { BullmqTaskExecutor, McpTaskQueueModule } from '../../src/bullmq/index.js';
-import { McpRedisModule, RedisTaskStore } from '../../src/redis/index.js';
+import { McpTaskExecutor, McpTaskStore } from '../../src/index.js';
+import { InProcessTaskExecutor } from '../../src/tasks/mcp-task.executor.js';
+import { McpTaskQueueModule } from '../../src/bullmq/index.js';
+import { BullmqTaskExecutor } from '../../src/bullmq/bullmq-task.executor.js';
+import { McpRedisModule } from '../../src/redis/index.js';
+import { RedisTaskStore } from '../../src/redis/redis-task.store.js';
 import { initialize, LEGACY_VERSION, LegacyWire } from '../legacy/legacy-wire.js';
 import { OidcTestProvider } from '../oauth2/oidc-test-provider.js';
-import { ADAPTERS, reservePort, type RunningServer, startServer } from '../oauth2/support/oauth2-http.js';
+import { freePort } from '../support/free-port.js';
+import { ADAPTERS, startApp, type RunningApp } from '../support/start-app.js';
 import { skillsFolder, WALK_IN_FILES } from '../skills/skills-app.fixture.js';
 import { type RedisServer, startRedis } from '../support/redis-server.js';
 import { mcpHeaders, envelope, post } from '../support/raw-mcp.js';
@@ -66,7 +70,7 @@ function expectNotYours(reply: WireReply & { readonly id: number }, taskId: stri
 const text = (task: any) => task.result.content;
 
 describe.each(COMBINATIONS)('several servers, isolated (%s, state %s)', (adapter, state: State) => {
-  let server: RunningServer;
+  let server: RunningApp;
   let openUrl: string;
   let staffUrl: string;
   let token: string;
@@ -76,7 +80,7 @@ describe.each(COMBINATIONS)('several servers, isolated (%s, state %s)', (adapter
   let alice: WireOptions;
 
   beforeAll(async () => {
-    const port = await reservePort();
+    const port = await freePort();
     staffUrl = `http://127.0.0.1:${port}/mcp/staff`;
     const prefix = `isolated-${adapter}`;
     const imports =
@@ -92,7 +96,7 @@ describe.each(COMBINATIONS)('several servers, isolated (%s, state %s)', (adapter
       imports,
     });
     [server, token] = await Promise.all([
-      startServer(module, adapter, port),
+      startApp(module, adapter, { port }),
       provider.clientCredentials('alice', { resource: staffUrl }),
     ]);
     openUrl = server.url;

@@ -1,9 +1,8 @@
 import { type DynamicModule, Injectable, Module, type Type } from '@nestjs/common';
-import { request } from 'node:http';
 import { ElicitationContext, type McpExchange, McpModule, McpPrincipalSource, McpTool } from '../../src/index.js';
 import { McpOAuth2Module } from '../../src/oauth2/index.js';
 import { McpSkillsModule } from '../../src/skills/index.js';
-import { envelope, mcpHeaders } from '../support/raw-mcp.js';
+import { rpc as rawRpc } from '../support/raw-mcp.js';
 
 export const SECRET = 'isolated-servers-secret-0123456789abcdef0123';
 
@@ -170,44 +169,27 @@ export interface WireReply {
 
 let nextId = 1;
 
-const NAMED = new Set(['tools/call', 'prompts/get', 'resources/read']);
-
 /**
- * One 2026-07-28 request over node:http (so the client's source address can be chosen), with the
- * routing headers it needs (`Mcp-Name` for named calls and task methods).
+ * One 2026-07-28 request (test/support/raw-mcp.ts, over node:http so that the client's source
+ * address can be chosen), with the routing headers it needs (`Mcp-Name` for named calls and task
+ * methods), a bearer token or a principal, and tasks and elicitation declared by default.
  */
-export function rpc(url: string, method: string, params: Record<string, unknown> = {}, options: WireOptions = {}) {
+export function rpc(
+  url: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  options: WireOptions = {},
+): Promise<WireReply & { readonly id: number }> {
   const id = nextId++;
-  const name = NAMED.has(method) ? (params['name'] ?? params['uri']) : params['taskId'];
-  const headers: Record<string, string> = {
-    ...mcpHeaders(method, typeof name === 'string' ? name : undefined),
-    ...(options.token !== undefined && { authorization: `Bearer ${options.token}` }),
-    ...(options.user !== undefined && { 'x-user': options.user }),
-  };
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
+  return rawRpc(url, method, params, {
     id,
-    method,
-    params: { ...params, _meta: envelope(options.capabilities ?? TASKS) },
-  });
-  return new Promise<WireReply & { readonly id: number }>((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers, localAddress: options.localAddress }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try {
-          json = text === '' ? undefined : JSON.parse(text);
-        } catch {
-          json = text;
-        }
-        resolve({ id, status: res.statusCode ?? 0, headers: res.headers, json });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+    capabilities: options.capabilities ?? TASKS,
+    headers: {
+      ...(options.token !== undefined && { authorization: `Bearer ${options.token}` }),
+      ...(options.user !== undefined && { 'x-user': options.user }),
+    },
+    ...(options.localAddress !== undefined && { localAddress: options.localAddress }),
+  }).then((reply) => ({ ...reply, id }));
 }
 
 /** The result of a successful reply (fails the test on an error). */

@@ -4,7 +4,9 @@ import { NestFactory } from '@nestjs/core';
 import { McpStdioTransport } from '../../src/index.js';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { OidcTestProvider } from '../oauth2/oidc-test-provider.js';
-import { ADAPTERS, mcp, reservePort, type RunningServer, startServer } from '../oauth2/support/oauth2-http.js';
+import { mcp } from '../oauth2/support/oauth2-http.js';
+import { freePort } from '../support/free-port.js';
+import { ADAPTERS, startApp, type RunningApp } from '../support/start-app.js';
 import { LegacyWire } from '../legacy/legacy-wire.js';
 import { envelope, post } from '../support/raw-mcp.js';
 import { twoServersModule } from './several-servers.fixture.js';
@@ -22,15 +24,15 @@ beforeAll(async () => {
 afterAll(() => provider.stop());
 
 describe.each(ADAPTERS)('two MCP servers in one application (%s)', (adapter) => {
-  let server: RunningServer;
+  let server: RunningApp;
   let publicUrl: string;
   let staffUrl: string;
   let token: string;
 
   beforeAll(async () => {
-    const port = await reservePort();
+    const port = await freePort();
     staffUrl = `http://127.0.0.1:${port}/mcp/staff`;
-    server = await startServer(twoServersModule({ issuer: provider.issuer, audience: staffUrl }), adapter, port);
+    server = await startApp(twoServersModule({ issuer: provider.issuer, audience: staffUrl }), adapter, { port });
     publicUrl = server.url;
     token = await provider.clientCredentials('alice', { resource: staffUrl });
   });

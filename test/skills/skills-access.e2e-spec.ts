@@ -2,9 +2,9 @@ import type { Client } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { connectLegacyClient } from '../legacy/legacy-client.js';
 import { LocalIssuer } from '../oauth2/local-issuer.js';
-import { reservePort, startServer, type RunningServer } from '../oauth2/support/oauth2-http.js';
 import { connectOfficialClient } from '../support/official-client.js';
-import { ADAPTERS } from '../support/start-app.js';
+import { freePort } from '../support/free-port.js';
+import { ADAPTERS, startApp, type RunningApp } from '../support/start-app.js';
 import { skillsAppModule, skillsFolder, StaffSkills, WALK_IN_FILES } from './skills-app.fixture.js';
 
 const WALK_IN = 'skill://bistro/seat-a-walk-in/SKILL.md';
@@ -28,7 +28,7 @@ const ERAS: Array<{ era: string; connect: Connect }> = [
 
 describe.each(ADAPTERS)('skills behind OAuth scopes, with directoryRead, on %s', (adapter) => {
   let issuer: LocalIssuer;
-  let server: RunningServer;
+  let server: RunningApp;
   let folder: Awaited<ReturnType<typeof skillsFolder>>;
   const tokens = { guest: '', staff: '' };
 
@@ -36,14 +36,14 @@ describe.each(ADAPTERS)('skills behind OAuth scopes, with directoryRead, on %s',
     issuer = await LocalIssuer.start();
     await issuer.addKey('k1');
     folder = await skillsFolder({ 'seat-a-walk-in': WALK_IN_FILES });
-    const port = await reservePort();
+    const port = await freePort();
     const audience = `http://127.0.0.1:${port}/mcp`;
     const module = skillsAppModule({
       skills: { directories: [folder.root], prefix: 'bistro', directoryRead: true },
       oauth2: { issuer: issuer.issuer, audience },
       providers: [StaffSkills],
     });
-    server = await startServer(module, adapter, port);
+    server = await startApp(module, adapter, { port });
     tokens.guest = await issuer.sign({ sub: 'guest', aud: audience, scope: 'menu' });
     tokens.staff = await issuer.sign({ sub: 'ann', aud: audience, scope: 'menu staff' });
   });

@@ -1,27 +1,71 @@
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, LoggerService, LogLevel, NestApplicationOptions } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { Test } from '@nestjs/testing';
 
 export type AdapterKind = 'express' | 'fastify';
 export const ADAPTERS: readonly AdapterKind[] = ['express', 'fastify'];
 
 export interface RunningApp {
   readonly app: INestApplication;
+  /** http://127.0.0.1:<port> */
+  readonly origin: string;
+  /** The MCP endpoint: the origin and the path. */
   readonly url: string;
   close(): Promise<void>;
 }
 
-/** Starts a real Nest application on 127.0.0.1 (ephemeral port) with the given HTTP adapter. */
-export async function startApp(module: unknown, adapter: AdapterKind, path = '/mcp'): Promise<RunningApp> {
-  const app = await NestFactory.create(
-    module as never,
-    adapter === 'express' ? new ExpressAdapter() : new FastifyAdapter(),
-    {
-      logger: false,
-    },
-  );
-  await app.listen(0, '127.0.0.1');
-  const address = app.getHttpServer().address() as { port: number };
-  return { app, url: `http://127.0.0.1:${address.port}${path}`, close: () => app.close() };
+/** A provider the application gets in place of its own (built through a testing module then). */
+export interface ProviderOverride {
+  readonly provide: unknown;
+  readonly useValue: unknown;
+}
+
+export interface StartOptions<A extends INestApplication = INestApplication> {
+  /**
+   * The port to listen on (default: one the OS picks). Give one (from freePort) when the server's
+   * canonical URI, e.g. a token audience, must be known before the application is built.
+   */
+  readonly port?: number;
+  /** The MCP endpoint's path (default /mcp). */
+  readonly path?: string;
+  /** Nest's logger (default: none). */
+  readonly logger?: LoggerService | LogLevel[] | false;
+  /** Providers replaced before the application starts (Test.createTestingModule(...).overrideProvider). */
+  readonly overrides?: readonly ProviderOverride[];
+  /** Nest's own body parser (default on). */
+  readonly bodyParser?: boolean;
+  /** Runs on the application before it listens (middleware, CORS, a body parser limit). */
+  readonly configure?: (app: A) => void;
+}
+
+/**
+ * Starts a real Nest application on 127.0.0.1 with the given HTTP adapter. With overrides, the app
+ * is built from a testing module; otherwise by NestFactory, as in production.
+ */
+export async function startApp<A extends INestApplication = INestApplication>(
+  module: unknown,
+  adapter: AdapterKind,
+  options: StartOptions<A> = {},
+): Promise<RunningApp> {
+  const httpAdapter = adapter === 'express' ? new ExpressAdapter() : new FastifyAdapter();
+  const appOptions: NestApplicationOptions = {
+    logger: options.logger ?? false,
+    ...(options.bodyParser !== undefined && { bodyParser: options.bodyParser }),
+  };
+  let app: INestApplication;
+  if (options.overrides?.length) {
+    let builder = Test.createTestingModule({ imports: [module as never] });
+    for (const { provide, useValue } of options.overrides)
+      builder = builder.overrideProvider(provide).useValue(useValue);
+    app = (await builder.compile()).createNestApplication(httpAdapter, appOptions);
+  } else {
+    app = await NestFactory.create(module as never, httpAdapter, { ...appOptions, abortOnError: false });
+  }
+  options.configure?.(app as A);
+  await app.listen(options.port ?? 0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as { port: number };
+  const origin = `http://127.0.0.1:${port}`;
+  return { app, origin, url: `${origin}${options.path ?? '/mcp'}`, close: () => app.close() };
 }

@@ -1,4 +1,6 @@
-import { InMemoryTaskStore, InProcessEventBus, McpTaskStore } from '../../src/index.js';
+import { McpTaskStore } from '../../src/index.js';
+import { InMemoryTaskStore } from '../../src/task-store/in-memory-task.store.js';
+import { InProcessEventBus } from '../../src/events/in-process-event-bus.js';
 import { SystemClock } from '../../src/core/mcp-clock.js';
 import { ADAPTERS, type AdapterKind, type RunningApp, startApp } from '../support/start-app.js';
 import { TaskProbe, tasksModule } from './tasks.fixtures.js';

@@ -1,4 +1,4 @@
-import { InMemoryTaskStore } from '../../src/index.js';
+import { InMemoryTaskStore } from '../../src/task-store/in-memory-task.store.js';
 import type { McpTaskRecord } from '../../src/task-store/mcp-task.record.js';
 import { ManualClock, startMrtrApp } from '../mrtr/mrtr-app.js';
 import { ADAPTERS, type RunningApp } from '../support/start-app.js';

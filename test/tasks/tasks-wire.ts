@@ -1,4 +1,4 @@
-import { envelope, mcpHeaders, post, type RawResponse } from '../support/raw-mcp.js';
+import { rpc, type RawResponse } from '../support/raw-mcp.js';
 
 /** Hand-built 2026-07-28 requests for the tasks extension (the official client has no runtime for it). */
 export const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
@@ -16,9 +16,7 @@ export async function call(
   params: Record<string, unknown>,
   { user = 'alice', capabilities = TASKS as Record<string, unknown> } = {},
 ): Promise<RawResponse> {
-  const name = (params['name'] ?? params['taskId']) as string | undefined;
-  const body = { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: envelope(capabilities) } };
-  return post(url, body, { ...mcpHeaders(method, name), 'x-user': user });
+  return rpc(url, method, params, { id: nextId++, capabilities, headers: { 'x-user': user } });
 }
 
 export function result(response: RawResponse): any {

@@ -1,6 +1,6 @@
 import { Global, Injectable, Module } from '@nestjs/common';
+import { INTEGRATION_REQUEST_OBSERVER } from '../../src/core/mcp.tokens.js';
 import {
-  INTEGRATION_REQUEST_OBSERVER,
   type McpAuditEvent,
   McpModule,
   McpObserver,

@@ -2,7 +2,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { type McpAuditEvent, McpAuditSink, McpModule, McpTool } from '../../src/index.js';
 import { MCP_RATE_LIMITED, McpThrottlerModule } from '../../src/throttler/index.js';
 import { HeaderPrincipalSource } from '../legacy/legacy.fixtures.js';
-import { envelope, mcpHeaders, post } from '../support/raw-mcp.js';
+import { rpc } from '../support/raw-mcp.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/start-app.js';
 
 class CollectingSink extends McpAuditSink {
@@ -44,11 +44,7 @@ describe.each(ADAPTERS)('audit events of a rate-limited call (%s)', (adapter) =>
 
   it('the call past the limit is audited as rate_limited, with its code and principal', async () => {
     const call = (id: number) =>
-      post(
-        server.url,
-        { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'once', arguments: {}, _meta: envelope() } },
-        { ...mcpHeaders('tools/call', 'once'), 'x-user': 'carol' },
-      );
+      rpc(server.url, 'tools/call', { name: 'once', arguments: {} }, { id, headers: { 'x-user': 'carol' } });
     expect((await call(1)).status).toBe(200);
     expect((await call(2)).status).toBe(429);
     expect(sink.events.map((e) => [e.id, e.principal, e.outcome])).toEqual([

@@ -8,7 +8,7 @@ import { ElicitationContext, type McpAuditEvent, McpAuditSink, McpStdioTransport
 import { McpOpenTelemetryModule } from '../../src/opentelemetry/index.js';
 import { HeaderPrincipalSource, legacyModule } from '../legacy/legacy.fixtures.js';
 import { LegacyWire } from '../legacy/legacy-wire.js';
-import { envelope, mcpHeaders, post } from '../support/raw-mcp.js';
+import { envelope, rpc } from '../support/raw-mcp.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/start-app.js';
 import { installOtelSdk } from './otel-sdk.js';
 
@@ -49,16 +49,14 @@ const sink = new CollectingSink();
 })
 class TelemetryAppModule {}
 
-let nextId = 1;
 function call(url: string, name: string, extra: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) {
-  const id = nextId++;
-  const body = {
-    jsonrpc: '2.0',
-    id,
-    method: 'tools/call',
-    params: { name, arguments: {}, ...extra, _meta: { ...envelope({ elicitation: {} }), ...meta } },
-  };
-  return post(url, body, { ...mcpHeaders('tools/call', name), 'x-user': 'alice' }).then((r) => ({ ...r, id }));
+  const capabilities = { elicitation: {} };
+  return rpc(
+    url,
+    'tools/call',
+    { name, arguments: {}, ...extra },
+    { capabilities, meta, headers: { 'x-user': 'alice' } },
+  );
 }
 
 const spanOf = (id: number | string): ReadableSpan =>

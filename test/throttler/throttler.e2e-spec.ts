@@ -1,5 +1,5 @@
 import { ADAPTERS, type RunningApp, startApp } from '../support/start-app.js';
-import { envelope, mcpHeaders, post, type RawResponse } from '../support/raw-mcp.js';
+import { rpc, type RawResponse } from '../support/raw-mcp.js';
 import { MCP_RATE_LIMITED } from '../../src/throttler/index.js';
 import { LegacyWire } from '../legacy/legacy-wire.js';
 import { LIMIT, TTL_MS, throttledModule } from './throttler.fixtures.js';
@@ -13,11 +13,11 @@ function call(
   method = 'tools/call',
   extra: Record<string, unknown> = {},
 ): Promise<RawResponse> {
-  const params = { name, arguments: {}, ...extra, _meta: envelope({ elicitation: {} }) };
-  return post(
+  return rpc(
     url,
-    { jsonrpc: '2.0', id: nextId++, method, params },
-    { ...mcpHeaders(method, name), ...(user !== undefined && { 'x-user': user }) },
+    method,
+    { name, arguments: {}, ...extra },
+    { id: nextId++, capabilities: { elicitation: {} }, headers: user !== undefined ? { 'x-user': user } : {} },
   );
 }
 
@@ -97,9 +97,8 @@ describe.each(ADAPTERS)('rate limiting with @mocapi/nestjs/throttler (%s)', (ada
     const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
     const taskCall = (method: string, params: Record<string, unknown>, user: string) => {
       const id = nextId++;
-      const name = (params['name'] ?? params['taskId']) as string;
-      const body = { jsonrpc: '2.0', id, method, params: { ...params, _meta: envelope(TASKS) } };
-      return post(running.url, body, { ...mcpHeaders(method, name), 'x-user': user }).then((response) => {
+      const sent = rpc(running.url, method, params, { id, capabilities: TASKS, headers: { 'x-user': user } });
+      return sent.then((response) => {
         expect(response.json.id).toBe(id);
         return response;
       });
@@ -128,11 +127,7 @@ describe.each(ADAPTERS)('rate limiting with @mocapi/nestjs/throttler (%s)', (ada
   it('counts a task method per task whatever else its params carry (a changing `name` is no fresh counter)', async () => {
     const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
     const taskCall = (method: string, params: Record<string, unknown>) =>
-      post(
-        running.url,
-        { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: envelope(TASKS) } },
-        { ...mcpHeaders(method, (params['taskId'] ?? params['name']) as string), 'x-user': 'kira' },
-      );
+      rpc(running.url, method, params, { id: nextId++, capabilities: TASKS, headers: { 'x-user': 'kira' } });
     const created = await taskCall('tools/call', { name: 'slow_task', arguments: {} });
     const taskId = created.json.result.taskId as string;
     for (let i = 0; i < LIMIT; i++) {

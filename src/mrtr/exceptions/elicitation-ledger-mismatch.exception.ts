@@ -5,8 +5,6 @@ import { McpError } from '../../protocol/mcp.error.js';
  * On a retry the handler asked a different question at a known ordinal than it asked when the flow
  * started. The answers in the requestState no longer fit the questions, so the call cannot go on:
  * the handler broke the idempotency contract (code before the last elicit must be deterministic).
- *
- * @publicApi
  */
 export class ElicitationLedgerMismatchException extends McpError {
   /** 1-based position of the input request in the handler's run. */

@@ -16,9 +16,10 @@ const INPUT_REQUIRED = Symbol.for('@mocapi/nestjs/InputRequiredException');
 export class InputRequiredException extends Error {
   /** The questions of this round, by key. Never empty. */
   readonly inputRequests: Readonly<Record<string, InputRequest>>;
-  /** The ledger as it stands at the unwind: what the next requestState must carry. */
+  /** @internal The ledger as it stands at the unwind: what the next requestState must carry. */
   readonly ledger: readonly LedgerSlot[];
 
+  /** @internal Thrown by the module's elicitation, never by application code. */
   constructor(inputRequests: Record<string, InputRequest>, ledger: readonly LedgerSlot[]) {
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;

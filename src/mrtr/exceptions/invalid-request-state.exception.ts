@@ -24,8 +24,6 @@ export const INVALID_REQUEST_STATE_MESSAGE = 'Invalid or expired requestState';
 /**
  * A retry carried a requestState the server will not honour. The handler does not run; the
  * client should start the call afresh (without requestState).
- *
- * @publicApi
  */
 export class InvalidRequestStateException extends McpError {
   readonly reason: InvalidRequestStateReason;

@@ -2,10 +2,8 @@ import { McpErrorCode } from '../../protocol/mcp-error-codes.js';
 import { McpError } from '../../protocol/mcp.error.js';
 
 /**
- * The answers a flow collected no longer fit in a requestState (`mrtr.maxTokenChars`): the next
+ * The answers a flow collected no longer fit in a requestState (`limits.maxRequestStateChars`): the next
  * round cannot be sealed. The client can only start the call again, with shorter answers.
- *
- * @publicApi
  */
 export class RequestStateTooLargeException extends McpError {
   constructor(

@@ -51,7 +51,7 @@ export class McpHttpHandler {
   }
 
   get maxBodyBytes(): number {
-    return this.options.maxBodyBytes;
+    return this.limits.maxBodyBytes;
   }
 
   /** Any method but POST, GET and DELETE; GET and DELETE too when the 2025 era is not served. */
@@ -82,7 +82,7 @@ export class McpHttpHandler {
 
   /** A body the framework refused before we saw it (e.g. over the limit). */
   bodyRejected(res: ServerResponse, error: unknown): void {
-    answerBodyError(this.writerFor(res), error, this.options.maxBodyBytes, this.logger);
+    answerBodyError(this.writerFor(res), error, this.limits.maxBodyBytes, this.logger);
   }
 
   /**
@@ -122,11 +122,11 @@ export class McpHttpHandler {
       if (this.authenticator) await this.authenticator.authenticate(req, res);
       if (writer.closed) return;
       try {
-        if (body === undefined && !req.readableEnded) body = await readBody(req, this.options.maxBodyBytes);
+        if (body === undefined && !req.readableEnded) body = await readBody(req, this.limits.maxBodyBytes);
         if (writer.closed) return;
-        message = parseBody(req, body, this.options.maxBodyBytes);
+        message = parseBody(req, body, this.limits.maxBodyBytes);
       } catch (error) {
-        return answerBodyError(writer, error, this.options.maxBodyBytes, this.logger);
+        return answerBodyError(writer, error, this.limits.maxBodyBytes, this.logger);
       }
       // Checked once the body is read, so that the refusal carries the request's id.
       if (!acceptsJson(headers.accept)) {

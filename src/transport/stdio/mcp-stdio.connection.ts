@@ -71,6 +71,7 @@ export class McpStdioConnection {
   /** The class of error the connection failed with (`error.type` of the session), if it did. */
   private failedWith: string | undefined;
 
+  /** @internal */
   constructor(
     private readonly dispatcher: McpDispatcher,
     private readonly options: McpStdioConnectionOptions,

@@ -536,8 +536,8 @@ describe('McpStdioTransport with a dispatcher that fails unexpectedly', () => {
         return { status: 200, response: { jsonrpc: '2.0', id: message.id, result: {} } };
       },
     } as unknown as McpDispatcher;
-    const options = { maxBodyBytes: MAX_LINE } as ResolvedMcpServerOptions;
-    const wire = new Wire(new McpStdioTransport(options, LIMIT_DEFAULTS, dispatcher));
+    const options = {} as ResolvedMcpServerOptions;
+    const wire = new Wire(new McpStdioTransport(options, { ...LIMIT_DEFAULTS, maxBodyBytes: MAX_LINE }, dispatcher));
     wire.send('{"jsonrpc":"2.0","id":1,"method":"x"}\n{"jsonrpc":"2.0","id":2,"method":"x"}\n');
     const messages = await wire.waitFor(2);
     expect(messages).toEqual([

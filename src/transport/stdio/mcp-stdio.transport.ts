@@ -14,7 +14,7 @@ export interface McpStdioStreams {
   input?: Readable;
   /** Where answers go, one JSON message per line, nothing else. Default `process.stdout`. */
   output?: Writable;
-  /** The largest line accepted, in bytes. Default: the module's `maxBodyBytes`. */
+  /** The largest line accepted, in bytes. Default: the module's `limits.maxBodyBytes`. */
   maxLineBytes?: number;
 }
 
@@ -33,6 +33,7 @@ export class McpStdioTransport {
   /** The `path` of the server this transport serves (which server it is, when an application runs several). */
   readonly path: string;
 
+  /** @internal */
   constructor(
     @Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions,
     @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
@@ -74,7 +75,7 @@ export class McpStdioTransport {
 
   /** Starts answering on the given streams (stdin/stdout by default); never writes anything but JSON-RPC to the output. */
   listen(streams: McpStdioStreams = {}): McpStdioConnection {
-    const maxLineBytes = streams.maxLineBytes ?? this.options.maxBodyBytes;
+    const maxLineBytes = streams.maxLineBytes ?? this.limits.maxBodyBytes;
     if (!Number.isInteger(maxLineBytes) || maxLineBytes <= 0) {
       throw new TypeError(
         `McpStdioTransport.listen: maxLineBytes must be a positive integer, got ${String(maxLineBytes)}`,
