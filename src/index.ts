@@ -33,14 +33,7 @@ export { McpResource, type McpResourceOptions } from './decorators/mcp-resource.
 export { McpResourceTemplate, type McpResourceTemplateOptions } from './decorators/mcp-resource-template.decorator.js';
 export type { McpCompleter, McpCompletionContext } from './decorators/mcp-completer.js';
 export { McpProperty, type McpPropertyOptions } from './schema/mcp-property.decorator.js';
-export type {
-  StandardSchemaV1,
-  StandardSchemaV1Props,
-  StandardSchemaV1Result,
-  StandardSchemaV1Issue,
-  StandardJSONSchemaV1Converter,
-  StandardJSONSchemaV1Options,
-} from './schema/standard-schema.js';
+export type { StandardSchemaV1 } from './schema/standard-schema.js';
 export { McpRegistrar } from './discovery/mcp-registrar.js';
 export { McpExecutionContext } from './discovery/mcp-execution-context.js';
 export type { McpRequestContext } from './discovery/mcp-request-context.js';

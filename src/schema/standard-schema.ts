@@ -3,83 +3,72 @@
 // valibot, arktype, ...) is accepted structurally.
 
 /**
- * One problem a Standard Schema found in a value: its message and, when it is not about the value
- * as a whole, the path to the offending part (keys, or segments that carry a key).
- *
- * @publicApi
- */
-export interface StandardSchemaV1Issue {
-  /** What is wrong, as the library words it. */
-  readonly message: string;
-  /** Where, from the root of the value; absent for the value as a whole. */
-  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
-}
-
-/**
- * What a Standard Schema's `validate` answers: the (possibly transformed) value, or the issues.
- *
- * @publicApi
- */
-export type StandardSchemaV1Result<Output> =
-  { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardSchemaV1Issue> };
-
-/**
- * The Standard JSON Schema v1 converter a schema library may offer beside `validate`
- * (`~standard.jsonSchema`; zod 4 has it): JSON Schema of what the schema accepts (`input`) and of
- * what it produces (`output`), for a target such as `'draft-2020-12'`. Either may throw when the
- * schema has no JSON Schema equivalent.
- *
- * @publicApi
- */
-export interface StandardJSONSchemaV1Converter {
-  /** JSON Schema of the values the schema accepts. */
-  readonly input: (options: StandardJSONSchemaV1Options) => Record<string, unknown>;
-  /** JSON Schema of the values the schema produces. */
-  readonly output: (options: StandardJSONSchemaV1Options) => Record<string, unknown>;
-}
-
-/**
- * The options of a Standard JSON Schema conversion.
- *
- * @publicApi
- */
-export interface StandardJSONSchemaV1Options {
-  /** The JSON Schema dialect to produce; this module asks for `'draft-2020-12'`. */
-  readonly target: 'draft-2020-12' | 'draft-07' | 'openapi-3.0' | ({} & string);
-  /** Options of the vendor's own. */
-  readonly libraryOptions?: Record<string, unknown> | undefined;
-}
-
-/**
- * The `~standard` properties of a Standard Schema v1 value.
- *
- * @publicApi
- */
-export interface StandardSchemaV1Props<Input = unknown, Output = Input> {
-  /** The version of the Standard Schema interface: 1. */
-  readonly version: 1;
-  /** The library's name (`'zod'`, `'valibot'`, ...). */
-  readonly vendor: string;
-  /** Checks a value: the value it answers, or its issues, possibly as a promise. */
-  readonly validate: (
-    value: unknown,
-    options?: { readonly libraryOptions?: Record<string, unknown> | undefined } | undefined,
-  ) => StandardSchemaV1Result<Output> | Promise<StandardSchemaV1Result<Output>>;
-  /** Type-level only: the schema's input and output types. */
-  readonly types?: { readonly input: Input; readonly output: Output } | undefined;
-  /** Present when the library also implements Standard JSON Schema v1. */
-  readonly jsonSchema?: StandardJSONSchemaV1Converter | undefined;
-}
-
-/**
  * A schema of any library that implements Standard Schema v1 (zod 4, valibot 1, arktype 2, ...),
- * as `@McpTool({ input, output })` takes it.
+ * as `@McpTool({ input, output })` takes it. Its parts are named as the Standard Schema spec names
+ * them (`StandardSchemaV1.Props`, `StandardSchemaV1.Result`, ...).
  *
  * @publicApi
  */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
   /** The Standard Schema properties. */
-  readonly '~standard': StandardSchemaV1Props<Input, Output>;
+  readonly '~standard': StandardSchemaV1.Props<Input, Output>;
+}
+
+// A namespace of types only, merged with the interface, as the Standard Schema spec declares them.
+// eslint-disable-next-line @typescript-eslint/no-namespace
+export declare namespace StandardSchemaV1 {
+  /** The `~standard` properties of a Standard Schema v1 value. */
+  export interface Props<Input = unknown, Output = Input> {
+    /** The version of the Standard Schema interface: 1. */
+    readonly version: 1;
+    /** The library's name (`'zod'`, `'valibot'`, ...). */
+    readonly vendor: string;
+    /** Checks a value: the value it answers, or its issues, possibly as a promise. */
+    readonly validate: (
+      value: unknown,
+      options?: { readonly libraryOptions?: Record<string, unknown> | undefined } | undefined,
+    ) => Result<Output> | Promise<Result<Output>>;
+    /** Type-level only: the schema's input and output types. */
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+    /** Present when the library also implements Standard JSON Schema v1. */
+    readonly jsonSchema?: JSONSchemaConverter | undefined;
+  }
+
+  /** What a Standard Schema's `validate` answers: the (possibly transformed) value, or the issues. */
+  export type Result<Output> =
+    { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<Issue> };
+
+  /**
+   * One problem a Standard Schema found in a value: its message and, when it is not about the
+   * value as a whole, the path to the offending part (keys, or segments that carry a key).
+   */
+  export interface Issue {
+    /** What is wrong, as the library words it. */
+    readonly message: string;
+    /** Where, from the root of the value; absent for the value as a whole. */
+    readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+  }
+
+  /**
+   * The Standard JSON Schema v1 converter a schema library may offer beside `validate`
+   * (`~standard.jsonSchema`; zod 4 has it): JSON Schema of what the schema accepts (`input`) and
+   * of what it produces (`output`), for a target such as `'draft-2020-12'`. Either may throw when
+   * the schema has no JSON Schema equivalent.
+   */
+  export interface JSONSchemaConverter {
+    /** JSON Schema of the values the schema accepts. */
+    readonly input: (options: JSONSchemaOptions) => Record<string, unknown>;
+    /** JSON Schema of the values the schema produces. */
+    readonly output: (options: JSONSchemaOptions) => Record<string, unknown>;
+  }
+
+  /** The options of a Standard JSON Schema conversion. */
+  export interface JSONSchemaOptions {
+    /** The JSON Schema dialect to produce; this module asks for `'draft-2020-12'`. */
+    readonly target: 'draft-2020-12' | 'draft-07' | 'openapi-3.0' | ({} & string);
+    /** Options of the vendor's own. */
+    readonly libraryOptions?: Record<string, unknown> | undefined;
+  }
 }
 
 /** Whether `value` has the `~standard` properties of Standard Schema v1 (version 1, a vendor, a validate function). */

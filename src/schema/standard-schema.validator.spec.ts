@@ -1,11 +1,11 @@
 import { McpError } from '../protocol/mcp.error.js';
-import type { StandardSchemaV1, StandardSchemaV1Result } from './standard-schema.js';
+import type { StandardSchemaV1 } from './standard-schema.js';
 import { isStandardSchema } from './standard-schema.js';
 import { compileStandardSchemaValidators, issueLines } from './standard-schema.validator.js';
 
 /** A hand-made Standard Schema: what a library of any vendor looks like from here. */
 function schemaAnswering(
-  answer: (value: unknown) => StandardSchemaV1Result<unknown> | Promise<StandardSchemaV1Result<unknown>>,
+  answer: (value: unknown) => StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>,
 ): StandardSchemaV1 {
   return { '~standard': { version: 1, vendor: 'hand', validate: answer } };
 }

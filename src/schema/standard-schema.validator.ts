@@ -1,6 +1,6 @@
 import { McpError } from '../protocol/mcp.error.js';
 import type { DtoValidationResult, DtoValidatorFn } from './dto-validator.js';
-import type { StandardSchemaV1, StandardSchemaV1Issue, StandardSchemaV1Result } from './standard-schema.js';
+import type { StandardSchemaV1 } from './standard-schema.js';
 
 /** Validates raw arguments with a Standard Schema, which may answer asynchronously. */
 export type StandardSchemaValidatorFn = (raw: unknown) => Promise<DtoValidationResult>;
@@ -42,7 +42,7 @@ export function compileStandardSchemaValidators(schema: StandardSchemaV1, tool: 
   };
 }
 
-function outcome(result: StandardSchemaV1Result<unknown>): DtoValidationResult {
+function outcome(result: StandardSchemaV1.Result<unknown>): DtoValidationResult {
   if (result.issues) return { ok: false, violations: issueLines(result.issues) };
   return { ok: true, value: result.value as object };
 }
@@ -52,7 +52,7 @@ function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
 }
 
 /** One line per issue, prefixed with its path when it has one. */
-export function issueLines(issues: ReadonlyArray<StandardSchemaV1Issue>): string[] {
+export function issueLines(issues: ReadonlyArray<StandardSchemaV1.Issue>): string[] {
   const lines = issues.map((issue) => {
     const path = issuePath(issue);
     return path ? `${path}: ${issue.message}` : issue.message;
@@ -63,7 +63,7 @@ export function issueLines(issues: ReadonlyArray<StandardSchemaV1Issue>): string
 
 const INDEX = /^\d+$/;
 
-function issuePath(issue: StandardSchemaV1Issue): string {
+function issuePath(issue: StandardSchemaV1.Issue): string {
   let path = '';
   for (const segment of issue.path ?? []) {
     const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
