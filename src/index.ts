@@ -52,18 +52,17 @@ export {
   type UrlElicitAnswer,
   type InputRequestOptions,
 } from './mrtr/input-batch.builder.js';
-export {
-  RequestedSchemaBuilder,
-  type FieldOptions,
-  type StringFieldOptions,
-  type StringFieldFormat,
-  type NumberFieldOptions,
-  type BooleanFieldOptions,
-  type NextRequestedSchemaBuilder,
-  type ChooseOptions,
-  type ChooseManyOptions,
-  type ChoiceValues,
-} from './schema/requested-schema.builder.js';
+export { RequestedSchemaBuilder, type NextRequestedSchemaBuilder } from './schema/requested-schema.builder.js';
+export type {
+  FieldOptions,
+  StringFieldOptions,
+  StringFieldFormat,
+  NumberFieldOptions,
+  BooleanFieldOptions,
+  ChooseOptions,
+  ChooseManyOptions,
+  ChoiceValues,
+} from './schema/requested-schema-field.options.js';
 export type { ChangedQuestionPolicy } from './mrtr/replay-session.js';
 export { InputRequiredException, isInputRequired } from './mrtr/exceptions/input-required.exception.js';
 export { McpFlowStore, type FlowClaim } from './mrtr/mcp-flow.store.js';
