@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { McpFlowStore } from '../mrtr/mcp-flow.store.js';
+import { isInputRound, type MethodResult } from './method-handler.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import { MCP_MRTR_OPTIONS, type ResolvedMcpMrtrOptions } from '../mrtr/mcp-mrtr.options.js';
 
@@ -31,18 +32,18 @@ export class ExactlyOnceCompletion {
   }
 
   /** Runs `round` once for the flow of `session` (see {@link guards} for when to). */
-  async run(session: ReplaySession, round: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
+  async run(session: ReplaySession, round: () => Promise<MethodResult>): Promise<MethodResult> {
     const { flowId } = session;
     const expiresAt = session.startedAt + this.maxFlowMs;
     const claim = await this.store.claim(flowId, expiresAt);
     if (claim.kind === 'recorded') return claim.result;
-    let completion: Record<string, unknown> | undefined;
+    let completion: MethodResult | undefined;
     try {
       const result = await round();
-      if (result['resultType'] !== 'input_required' && result['isError'] !== true) completion = result;
+      if (!isInputRound(result) && (result as { isError?: unknown }).isError !== true) completion = result;
       return result;
     } finally {
-      await this.store.settle(flowId, completion, expiresAt);
+      await this.store.settle(flowId, completion as Record<string, unknown> | undefined, expiresAt);
     }
   }
 }

@@ -6,7 +6,6 @@ import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { SerializedJson } from '../protocol/wire-json.js';
 import { AllowAllAccessPolicy } from './allow-all.access-policy.js';
 import { McpAccessPolicy, type McpAccessTarget } from './mcp-access-policy.js';
-import { ResultStamp } from './result-stamp.js';
 import { MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 
 /** A registered tool, prompt, resource or template, as lists and access checks see it. */
@@ -40,7 +39,7 @@ const MAX_CACHED_PAGES = 256;
 
 /**
  * Answers the list methods and the access checks of the methods that use a listed entry: what the
- * caller may see, one page of it, stamped cacheable. A page is built and serialized once, then
+ * caller may see, one page of it (the 2026-07-28 leg stamps it cacheable). A page is built and serialized once, then
  * served from a cache until its registry changes: the cache is keyed by the view, the entries the
  * access policy lets the caller see, and the cursor, and dropped when the registry's entries are no
  * longer the ones it was built from.
@@ -51,7 +50,6 @@ export class ListPager {
 
   constructor(
     private readonly access: McpAccessPolicy,
-    private readonly stamp: ResultStamp,
     @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
   ) {}
 
@@ -117,9 +115,7 @@ export class ListPager {
     }
     const page = paginate(definitions, cursor, this.limits.pageSize);
     const items = new SerializedJson(page.items);
-    return Object.freeze(
-      this.stamp.cacheable(page.nextCursor ? { [key]: items, nextCursor: page.nextCursor } : { [key]: items }),
-    );
+    return Object.freeze(page.nextCursor ? { [key]: items, nextCursor: page.nextCursor } : { [key]: items });
   }
 }
 

@@ -1,6 +1,6 @@
 import type { ResolvedMcpOptions } from '../mcp.options.js';
 import { META_SERVER_INFO } from '../protocol/meta-keys.js';
-import { ResultStamp } from './result-stamp.js';
+import { NOT_CACHED, ResultStamp } from './result-stamp.js';
 
 const options = {
   name: 'srv',
@@ -15,7 +15,7 @@ describe('ResultStamp', () => {
   it('stamps a copy, keeping the key order and never touching the original', () => {
     const tag = Symbol('tag');
     const original = { content: [], resultType: 'whatever', isError: true, [tag]: 1 };
-    const stamped = stamp.complete(original);
+    const stamped = stamp.stamp(original);
     expect(Object.keys(stamped)).toEqual(['content', 'resultType', 'isError', '_meta']);
     expect(stamped).toEqual({
       content: [],
@@ -31,7 +31,7 @@ describe('ResultStamp', () => {
 
   it('merges an own _meta with serverInfo, in a copy', () => {
     const own = { note: 'x' };
-    const stamped = stamp.cacheable({ contents: [], _meta: own });
+    const stamped = stamp.stamp({ contents: [], _meta: own }, true);
     expect(stamped).toEqual({
       contents: [],
       _meta: { note: 'x', [META_SERVER_INFO]: serverInfo },
@@ -40,12 +40,12 @@ describe('ResultStamp', () => {
       cacheScope: 'public',
     });
     expect(own).toEqual({ note: 'x' });
-    expect(stamp.uncacheable({ contents: [] })).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
+    expect(stamp.stamp({ contents: [] }, NOT_CACHED)).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
   });
 
   it('keeps an own "__proto__" key as a key, never as the prototype', () => {
     const parsed = JSON.parse('{"content":[],"__proto__":{"polluted":true},"_meta":{"__proto__":{"p":1}}}') as object;
-    const stamped = stamp.complete(parsed);
+    const stamped = stamp.stamp(parsed);
     expect(Object.getPrototypeOf(stamped)).toBe(Object.prototype);
     expect((stamped as { polluted?: unknown }).polluted).toBeUndefined();
     expect(JSON.parse(JSON.stringify(stamped))).toEqual(
@@ -65,5 +65,15 @@ describe('ResultStamp', () => {
     });
     expect(stamp.stamp({ resultType: 'task', taskId: 't' })['resultType']).toBe('task');
     expect(stamp.stamp({ content: [] })['resultType']).toBe('complete');
+  });
+
+  it('puts cache hints on complete results only, the given ones over the server option', () => {
+    expect(stamp.stamp({ resultType: 'input_required', inputRequests: {} }, true)).not.toHaveProperty('ttlMs');
+    expect(stamp.stamp({ content: [] })).not.toHaveProperty('ttlMs');
+    expect(stamp.stamp({ skills: [] }, { ttlMs: 60_000, scope: 'public' })).toMatchObject({
+      resultType: 'complete',
+      ttlMs: 60_000,
+      cacheScope: 'public',
+    });
   });
 });

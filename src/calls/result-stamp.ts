@@ -1,16 +1,26 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { META_SERVER_INFO } from '../protocol/meta-keys.js';
-import type { Implementation } from '../protocol/wire-types.js';
+import type { CacheScope, Implementation } from '../protocol/wire-types.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 
 type Result = Record<string, unknown>;
 /** Any result shape (CallToolResult, GetPromptResult, ...): stamping copies it into a plain record. */
 type AnyResult = object;
 
+/** The cache hints of a cacheable result. */
+export interface ResultCache {
+  readonly ttlMs: number;
+  readonly scope: CacheScope;
+}
+
+/** A cacheable kind of result that must not be cached this time (a retry): ttl 0, private. */
+export const NOT_CACHED: ResultCache = Object.freeze({ ttlMs: 0, scope: 'private' });
+
 /**
- * Stamps what every 2026-07-28 result carries: `resultType`, serverInfo in `_meta`, and on
- * cacheable results `ttlMs` / `cacheScope`. A retry result (one answering a request that carried
- * inputResponses or requestState) is never cacheable.
+ * The 2026-07-28 shape of a result, made in one place (the 2026-07-28 leg, `McpDispatcher`): the
+ * methods return their results unstamped, which is the 2025 shape as it is. Stamping adds
+ * `resultType` (`complete`, unless the result has its own: `input_required`, `task`), serverInfo
+ * in `_meta`, and on a cacheable method's complete result `ttlMs` / `cacheScope`.
  */
 @Injectable()
 export class ResultStamp {
@@ -26,36 +36,21 @@ export class ResultStamp {
     this.meta = Object.freeze({ [META_SERVER_INFO]: this.serverInfo });
   }
 
-  complete(result: AnyResult): Result {
+  /**
+   * A stamped copy of `result`. `cache`: the hints of a cacheable method's result (`true`: the
+   * server's `cache` option); absent for every other result.
+   */
+  stamp(result: AnyResult, cache?: ResultCache | true): Result {
     const stamped = copyOf(result);
-    stamped['resultType'] = 'complete';
-    stamped['_meta'] = this.metaOf(result);
-    return stamped;
-  }
-
-  cacheable(result: AnyResult): Result {
-    return this.cached(result, this.options.cache.ttlMs, this.options.cache.scope);
-  }
-
-  /** A cacheable kind of result that must not be cached this time (a retry): ttl 0, private. */
-  uncacheable(result: AnyResult): Result {
-    return this.cached(result, 0, 'private');
-  }
-
-  /** Input-required results and task handles (`'task'`) keep their own `resultType` and are never cacheable. */
-  stamp(result: AnyResult): Result {
-    const type = (result as Result)['resultType'];
-    if (type !== 'input_required' && type !== 'task') return this.complete(result);
-    const stamped = copyOf(result);
-    stamped['_meta'] = this.metaOf(result);
-    return stamped;
-  }
-
-  private cached(result: AnyResult, ttlMs: number, cacheScope: string): Result {
-    const stamped = copyOf(result);
-    stamped['resultType'] = 'complete';
-    stamped['ttlMs'] = ttlMs;
-    stamped['cacheScope'] = cacheScope;
+    const type = stamped['resultType'];
+    if (type !== 'input_required' && type !== 'task') {
+      stamped['resultType'] = 'complete';
+      if (cache !== undefined) {
+        const { ttlMs, scope } = cache === true ? this.options.cache : cache;
+        stamped['ttlMs'] = ttlMs;
+        stamped['cacheScope'] = scope;
+      }
+    }
     stamped['_meta'] = this.metaOf(result);
     return stamped;
   }

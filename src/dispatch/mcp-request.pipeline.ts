@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { MethodResult } from '../calls/method-handler.js';
 import type { McpInbound } from '../calls/mcp-inbound.js';
 import { MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 import { jsonBoundsProblem } from '../protocol/json-bounds.js';
@@ -28,7 +29,7 @@ export interface PipelineRequest extends JsonRpcRequestParts {
  */
 export type PipelineStep<R extends PipelineRequest = PipelineRequest> = (
   request: R,
-) => Promise<Record<string, unknown> | undefined>;
+) => Promise<MethodResult | undefined>;
 
 /**
  * The one path every request takes, whatever its era and transport: the depth and number bounds,
@@ -80,7 +81,7 @@ export class McpRequestPipeline {
       } else {
         try {
           const result = await step(request);
-          outcome = result === undefined ? undefined : succeeded(id, result);
+          outcome = result === undefined ? undefined : succeeded(id, result as Record<string, unknown>);
         } catch (error) {
           outcome = this.toFailure(id, method, error);
         }

@@ -57,6 +57,19 @@ describe('McpDispatcher', () => {
     });
   });
 
+  it('stamps the results in one place: cache hints on a list, none on a call or on a retry', async () => {
+    const request = (id: number, method: string, params: Record<string, unknown>) =>
+      dispatch({ jsonrpc: '2.0', id, method, params: { ...params, _meta: envelope } });
+    const list = (await request(1, 'tools/list', {}))?.response as { result: Record<string, unknown> };
+    expect(list.result).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'private' });
+    expect(list.result['_meta']).toHaveProperty(['io.modelcontextprotocol/serverInfo', 'name'], 'dispatch-spec');
+    const call = (await request(2, 'tools/call', { name: 'echo', arguments: { text: 'x' } }))?.response as {
+      result: Record<string, unknown>;
+    };
+    expect(call.result['resultType']).toBe('complete');
+    expect(call.result).not.toHaveProperty('ttlMs');
+  });
+
   it('refuses a batch, a message that is not JSON-RPC 2.0 and a response, as Invalid Request', async () => {
     for (const message of [
       [{ jsonrpc: '2.0', id: 1, method: 'ping' }],

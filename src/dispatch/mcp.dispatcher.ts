@@ -4,6 +4,7 @@ import { isJsonRpcId, type JsonRpcId } from '../protocol/json-rpc.js';
 import { createExchange } from './exchange.factory.js';
 import type { McpInbound } from '../calls/mcp-inbound.js';
 import { MCP_METHOD_GROUPS, type McpMethodGroup, type MethodHandler } from '../calls/method-handler.js';
+import { NOT_CACHED, type ResultCache, ResultStamp } from '../calls/result-stamp.js';
 import { DiscoverMethods } from '../methods/discover.methods.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
 import { type DispatchOutcome, failure, readRequest } from '../protocol/rpc-outcome.js';
@@ -13,6 +14,8 @@ import { McpRequestPipeline, type PipelineRequest } from './mcp-request.pipeline
 interface MethodEntry {
   readonly group: McpMethodGroup;
   readonly handler: MethodHandler;
+  /** Whether the method's complete results carry cache hints (the group's `cacheable`). */
+  readonly cacheable: boolean;
 }
 
 /**
@@ -30,9 +33,13 @@ export class McpDispatcher {
     @Inject(MCP_METHOD_GROUPS) groups: McpMethodGroup[],
     private readonly pipeline: McpRequestPipeline,
     private readonly telemetry: McpTelemetry,
+    private readonly stamp: ResultStamp,
   ) {
     for (const group of [discover, ...groups]) {
-      for (const [method, handler] of Object.entries(group.methods)) this.methods.set(method, { group, handler });
+      for (const [method, handler] of Object.entries(group.methods)) {
+        const cacheable = (group.cacheable as readonly string[] | undefined)?.includes(method) === true;
+        this.methods.set(method, { group, handler, cacheable });
+      }
     }
   }
 
@@ -59,16 +66,20 @@ export class McpDispatcher {
     return await this.pipeline.run({ era: 'modern', id, method, params, inbound }, this.answer);
   }
 
-  /** The 2026-07-28 step: the `_meta` envelope read into the exchange, then the method. */
+  /**
+   * The 2026-07-28 step: the `_meta` envelope read into the exchange, the method, and its result
+   * stamped in the 2026-07-28 shape (`ResultStamp`; a retry's result is never cacheable).
+   */
   private readonly answer = async (request: PipelineRequest): Promise<Record<string, unknown>> => {
     const { id, method, params, inbound } = request;
-    const handler = this.handlerOf(method);
-    if (!handler) throw McpError.methodNotFound(method);
+    const entry = this.entryOf(method);
+    if (!entry) throw McpError.methodNotFound(method);
     const exchange = createExchange(id, method, params, inbound);
     const trace = inbound.trace!;
     trace.exchange = exchange;
     trace.protocolVersion = exchange.protocolVersion;
-    return await handler(exchange, inbound);
+    const result = await entry.handler(exchange, inbound);
+    return this.stamp.stamp(result, entry.cacheable ? cacheOf(entry.group, params) : undefined);
   };
 
   /**
@@ -98,9 +109,19 @@ export class McpDispatcher {
 
   /** The handler of `method` when it is answered right now; undefined for an unknown or disabled one. */
   handlerOf(method: string): MethodHandler | undefined {
-    const entry = this.methods.get(method);
-    return entry !== undefined && entry.group.enabled() ? entry.handler : undefined;
+    return this.entryOf(method)?.handler;
   }
+
+  private entryOf(method: string): MethodEntry | undefined {
+    const entry = this.methods.get(method);
+    return entry !== undefined && entry.group.enabled() ? entry : undefined;
+  }
+}
+
+/** The cache hints of a cacheable method's result: none on a retry (it answered a question). */
+function cacheOf(group: McpMethodGroup, params: Record<string, unknown>): ResultCache | true {
+  if (params['requestState'] !== undefined || params['inputResponses'] !== undefined) return NOT_CACHED;
+  return group.cache ?? true;
 }
 
 function idOf(message: unknown): JsonRpcId | null {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { MethodHandler } from '../calls/method-handler.js';
+import { isInputRound, type MethodHandler, type MethodResult } from '../calls/method-handler.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
 import type { InputRequest } from '../protocol/wire-types.js';
 import type { LegacyChannel, LegacySession } from './legacy-channel.js';
@@ -36,15 +36,12 @@ export class InputPushShim {
    * each retry runs the same method `handler` with the answers, in an exchange built from the
    * session like the first round's.
    */
-  async complete(
-    first: Record<string, unknown>,
-    call: LegacyCall,
-    handler: MethodHandler,
-  ): Promise<Record<string, unknown>> {
+  async complete(first: MethodResult, call: LegacyCall, handler: MethodHandler): Promise<MethodResult> {
     const { maxInputRounds } = this.limits;
     const { params, inbound, legacy: session, channel } = call;
     let result = first;
-    for (let round = 1; result['resultType'] === 'input_required'; round++) {
+    for (let round = 1; isInputRound(result); round++) {
+      const asked = result as Record<string, unknown>;
       if (!channel.canRequest) {
         throw new LegacyInputError(
           'This call needs input from the user, but the client accepts only application/json responses, so the server ' +
@@ -56,13 +53,13 @@ export class InputPushShim {
           `This call asked for input more than ${maxInputRounds} times (limits.maxInputRounds) and was stopped.`,
         );
       }
-      const requests = isJsonObject(result['inputRequests'])
-        ? (result['inputRequests'] as Record<string, InputRequest>)
+      const requests = isJsonObject(asked['inputRequests'])
+        ? (asked['inputRequests'] as Record<string, InputRequest>)
         : {};
       for (const [key, request] of Object.entries(requests))
         this.telemetry.inputRequestPushed(inbound.trace, key, request);
       const inputResponses = await this.askAll(requests, session, channel, inbound.signal);
-      const retry = { ...params, inputResponses, requestState: result['requestState'] };
+      const retry = { ...params, inputResponses, requestState: asked['requestState'] };
       result = await handler(legacyExchange(call, retry), inbound);
     }
     return result;

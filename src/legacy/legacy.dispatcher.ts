@@ -5,6 +5,7 @@ import { McpRequestPipeline } from '../dispatch/mcp-request.pipeline.js';
 import { DiscoverMethods } from '../methods/discover.methods.js';
 import { ResultStamp } from '../calls/result-stamp.js';
 import { toolErrorResult } from '../calls/tool-result.normalizer.js';
+import { isInputRound, type MethodResult } from '../calls/method-handler.js';
 import { McpResourceRegistry } from '../discovery/mcp-resource.registry.js';
 import { McpPrincipalSource } from '../core/mcp-principal.source.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
@@ -24,7 +25,6 @@ import { LegacySessions } from './legacy-sessions.js';
 import { answerPush } from './push-answer.js';
 import { CallCancellation } from './call-cancellation.js';
 import { type LegacyCall, legacyExchange, type LegacyRequest } from './legacy-call.js';
-import { toLegacyResult } from './legacy-result.js';
 import { McpCallAbortedError } from '../protocol/mcp-call-aborted.error.js';
 import { MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 
@@ -138,15 +138,15 @@ export class LegacyDispatcher {
 
   /**
    * The 2025-era step: what only 2025 has, or the method table with an exchange built from the
-   * session and, for a call that asks, the push shim; the result leaves in its 2025 shape. A call
+   * session and, for a call that asks, the push shim; the method's result is the 2025 shape as it is (only the 2026-07-28 leg stamps it). A call
    * that `notifications/cancelled` stopped ends without a response.
    */
-  private readonly answer = async (call: LegacyCall): Promise<Record<string, unknown> | undefined> => {
+  private readonly answer = async (call: LegacyCall): Promise<MethodResult | undefined> => {
     const { id, method, params, inbound, legacy: session, cancel } = call;
     const { calls } = session.state;
     calls.set(id, cancel);
     try {
-      let result: Record<string, unknown>;
+      let result: MethodResult;
       if (SESSION_METHODS.has(method)) {
         result = await this.sessionMethod(call);
       } else {
@@ -155,10 +155,9 @@ export class LegacyDispatcher {
         const handler = isModernOnlyMethod(method) ? undefined : this.dispatcher.handlerOf(method);
         if (!handler) throw McpError.methodNotFound(method);
         result = await handler(legacyExchange(call, params), inbound);
-        if (result['resultType'] === 'input_required' && MRTR_METHODS.has(method)) {
+        if (isInputRound(result) && MRTR_METHODS.has(method)) {
           result = await this.shim.complete(result, call, handler);
         }
-        result = toLegacyResult(result);
       }
       return cancel.cancelled ? undefined : result;
     } catch (error) {

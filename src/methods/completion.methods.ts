@@ -7,7 +7,6 @@ import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { McpMethod } from '../protocol/mcp-methods.js';
 import type { ServerCapabilities } from '../protocol/wire-types.js';
 import type { McpMethodGroup, MethodHandler } from '../calls/method-handler.js';
-import { ResultStamp } from '../calls/result-stamp.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
 import { ownValue } from '../protocol/own-property.js';
 
@@ -19,7 +18,6 @@ export class CompletionMethods implements McpMethodGroup {
   constructor(
     private readonly prompts: McpPromptRegistry,
     private readonly resources: McpResourceRegistry,
-    private readonly stamp: ResultStamp,
   ) {}
 
   enabled(): boolean {
@@ -52,13 +50,13 @@ export class CompletionMethods implements McpMethodGroup {
     const candidates = completer ? await completer(argument['value'], { arguments: contextArguments }) : [];
     const prefix = argument['value'].toLowerCase();
     const matching = candidates.filter((c) => c.toLowerCase().startsWith(prefix));
-    return this.stamp.complete({
+    return {
       completion: {
         values: matching.slice(0, MAX_VALUES),
         total: matching.length,
         hasMore: matching.length > MAX_VALUES,
       },
-    });
+    };
   }
 
   private completerFor(ref: Record<string, unknown>, argument: string): McpCompleter | undefined {

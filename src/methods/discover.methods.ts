@@ -3,7 +3,6 @@ import { McpMethod } from '../protocol/mcp-methods.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
 import type { ServerCapabilities } from '../protocol/wire-types.js';
 import { MCP_METHOD_GROUPS, type McpMethodGroup, type MethodHandler } from '../calls/method-handler.js';
-import { ResultStamp } from '../calls/result-stamp.js';
 import { McpServerExtensions } from '../discovery/mcp-server-extensions.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 
@@ -13,7 +12,6 @@ export class DiscoverMethods implements McpMethodGroup {
   constructor(
     @Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions,
     @Inject(MCP_METHOD_GROUPS) private readonly groups: McpMethodGroup[],
-    private readonly stamp: ResultStamp,
     private readonly extensions: McpServerExtensions,
   ) {}
 
@@ -22,13 +20,13 @@ export class DiscoverMethods implements McpMethodGroup {
   }
 
   readonly methods: Record<string, MethodHandler> = {
-    [McpMethod.Discover]: () =>
-      this.stamp.cacheable({
-        supportedVersions: SUPPORTED_PROTOCOL_VERSIONS,
-        capabilities: this.capabilities(),
-        ...(this.options.instructions !== undefined && { instructions: this.options.instructions }),
-      }),
+    [McpMethod.Discover]: () => ({
+      supportedVersions: SUPPORTED_PROTOCOL_VERSIONS,
+      capabilities: this.capabilities(),
+      ...(this.options.instructions !== undefined && { instructions: this.options.instructions }),
+    }),
   };
+  readonly cacheable = [McpMethod.Discover];
 
   /** The instructions the server gives clients (also answered by the 2025-era `initialize`). */
   get instructions(): string | undefined {

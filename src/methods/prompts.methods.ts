@@ -5,11 +5,10 @@ import type { McpRequestTrace } from '../telemetry/mcp-request-trace.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { McpMethod } from '../protocol/mcp-methods.js';
 import type { ServerCapabilities } from '../protocol/wire-types.js';
-import type { McpMethodGroup, MethodHandler } from '../calls/method-handler.js';
+import type { McpMethodGroup, MethodHandler, MethodResult } from '../calls/method-handler.js';
 import { MrtrCallRunner } from '../calls/mrtr-call.runner.js';
 import { toGetPromptResult } from '../calls/prompt-result.normalizer.js';
 import { ListPager } from '../calls/list-pager.js';
-import { ResultStamp } from '../calls/result-stamp.js';
 
 /** prompts/list and prompts/get. */
 @Injectable()
@@ -18,7 +17,6 @@ export class PromptsMethods implements McpMethodGroup {
     private readonly prompts: McpPromptRegistry,
     private readonly calls: MrtrCallRunner,
     private readonly lists: ListPager,
-    private readonly stamp: ResultStamp,
   ) {}
 
   enabled(): boolean {
@@ -33,12 +31,13 @@ export class PromptsMethods implements McpMethodGroup {
     [McpMethod.PromptsList]: (exchange) => this.list(exchange),
     [McpMethod.PromptsGet]: (exchange, inbound) => this.get(exchange, inbound.trace),
   };
+  readonly cacheable = [McpMethod.PromptsList];
 
-  private list(exchange: McpExchange): Record<string, unknown> {
+  private list(exchange: McpExchange): MethodResult {
     return this.lists.page(exchange, 'prompts', 'prompt', this.prompts);
   }
 
-  private async get(exchange: McpExchange, trace?: McpRequestTrace): Promise<Record<string, unknown>> {
+  private async get(exchange: McpExchange, trace?: McpRequestTrace): Promise<MethodResult> {
     const { params } = exchange;
     const name = params['name'];
     if (typeof name !== 'string') throw McpError.invalidParams('params.name must be a string');
@@ -65,8 +64,6 @@ export class PromptsMethods implements McpMethodGroup {
       input = validation.value;
     }
     const outcome = await this.calls.invoke(session, exchange, prompt.handler.invoke, input, exchange);
-    return outcome.kind === 'input_required'
-      ? this.stamp.stamp(outcome.round)
-      : this.stamp.complete(toGetPromptResult(outcome.value));
+    return outcome.kind === 'input_required' ? outcome.round : toGetPromptResult(outcome.value);
   }
 }

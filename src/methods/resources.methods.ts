@@ -6,11 +6,10 @@ import type { McpRequestTrace } from '../telemetry/mcp-request-trace.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { McpMethod } from '../protocol/mcp-methods.js';
 import type { ReadResourceResult, ServerCapabilities } from '../protocol/wire-types.js';
-import type { McpMethodGroup, MethodHandler } from '../calls/method-handler.js';
+import type { McpMethodGroup, MethodHandler, MethodResult } from '../calls/method-handler.js';
 import { MrtrCallRunner } from '../calls/mrtr-call.runner.js';
 import { toReadResourceResult } from '../calls/resource-result.normalizer.js';
 import { ListPager } from '../calls/list-pager.js';
-import { ResultStamp } from '../calls/result-stamp.js';
 
 /** resources/list, resources/templates/list and resources/read. */
 @Injectable()
@@ -19,7 +18,6 @@ export class ResourcesMethods implements McpMethodGroup {
     private readonly registry: McpResourceRegistry,
     private readonly calls: MrtrCallRunner,
     private readonly lists: ListPager,
-    private readonly stamp: ResultStamp,
   ) {}
 
   enabled(): boolean {
@@ -37,8 +35,9 @@ export class ResourcesMethods implements McpMethodGroup {
       this.lists.page(exchange, 'resourceTemplates', 'resource', this.registry.templates),
     [McpMethod.ResourcesRead]: (exchange, inbound) => this.read(exchange, inbound.trace),
   };
+  readonly cacheable = [McpMethod.ResourcesList, McpMethod.ResourcesTemplatesList, McpMethod.ResourcesRead];
 
-  private async read(exchange: McpExchange, trace?: McpRequestTrace): Promise<Record<string, unknown>> {
+  private async read(exchange: McpExchange, trace?: McpRequestTrace): Promise<MethodResult> {
     const { params } = exchange;
     const uri = params['uri'];
     if (typeof uri !== 'string') throw McpError.invalidParams('params.uri must be a string');
@@ -48,14 +47,8 @@ export class ResourcesMethods implements McpMethodGroup {
     this.lists.assertAllowed(exchange, 'resource', entry);
     const session = this.calls.begin(exchange, uri, {}, trace);
     const outcome = await this.calls.invoke(session, exchange, entry.handler.invoke, { ...variables, uri }, exchange);
-    if (outcome.kind === 'input_required') return this.stamp.stamp(outcome.round);
-    const result = withMeta(
-      toReadResourceResult(outcome.value, uri, entry.definition.mimeType),
-      uri,
-      entry.definition._meta,
-    );
-    const isRetry = params['requestState'] !== undefined || params['inputResponses'] !== undefined;
-    return isRetry ? this.stamp.uncacheable(result) : this.stamp.cacheable(result);
+    if (outcome.kind === 'input_required') return outcome.round;
+    return withMeta(toReadResourceResult(outcome.value, uri, entry.definition.mimeType), uri, entry.definition._meta);
   }
 }
 

@@ -3,7 +3,6 @@ import { resolveMcpOptions } from '../mcp.options.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { TaskStatusSubscriptions } from '../tasks/task-status.subscriptions.js';
-import { ResultStamp } from '../calls/result-stamp.js';
 import { SubscriptionsMethods } from './subscriptions.methods.js';
 
 const options = resolveMcpOptions({ name: 't', version: '1' });
@@ -29,7 +28,7 @@ describe('SubscriptionsMethods (subscriptions/listen)', () => {
 
   it('ends at once, without staying subscribed, when the client was gone before the stream was set up', async () => {
     const bus = new InProcessEventBus();
-    const methods = new SubscriptionsMethods(options.limits, bus, new ResultStamp(options), noTasks);
+    const methods = new SubscriptionsMethods(options.limits, bus, noTasks);
     const abort = new AbortController();
     abort.abort(new Error('gone'));
     const ended = await Promise.race([
@@ -42,7 +41,7 @@ describe('SubscriptionsMethods (subscriptions/listen)', () => {
 
   it('stays subscribed until the signal aborts, then unsubscribes and completes', async () => {
     const bus = new InProcessEventBus();
-    const methods = new SubscriptionsMethods(options.limits, bus, new ResultStamp(options), noTasks);
+    const methods = new SubscriptionsMethods(options.limits, bus, noTasks);
     const abort = new AbortController();
     const sent: JsonRpcNotification[] = [];
     const result = listen(methods, exchange(abort.signal, sent));

@@ -5,7 +5,6 @@ import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { McpMethod } from '../protocol/mcp-methods.js';
 import { META_SUBSCRIPTION_ID } from '../protocol/meta-keys.js';
 import type { McpMethodGroup, MethodHandler } from '../calls/method-handler.js';
-import { ResultStamp } from '../calls/result-stamp.js';
 import { TaskStatusSubscriptions } from '../tasks/task-status.subscriptions.js';
 import { MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 
@@ -39,7 +38,6 @@ export class SubscriptionsMethods implements McpMethodGroup, OnModuleDestroy {
   constructor(
     @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
     private readonly bus: McpEventBus,
-    private readonly stamp: ResultStamp,
     private readonly taskStatus: TaskStatusSubscriptions,
   ) {}
 
@@ -92,7 +90,7 @@ export class SubscriptionsMethods implements McpMethodGroup, OnModuleDestroy {
     });
     unsubscribe();
     tasks?.off();
-    return this.stamp.complete({ _meta: meta });
+    return { _meta: meta };
   }
 }
 

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { ResultStamp } from '../calls/result-stamp.js';
 import type { McpMethodGroup, MethodHandler } from '../calls/method-handler.js';
 import { McpPrincipalSource } from '../core/mcp-principal.source.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
@@ -31,7 +30,6 @@ export class TasksMethods implements McpMethodGroup {
     private readonly store: McpTaskStore,
     private readonly runner: McpTaskRunner,
     private readonly principals: McpPrincipalSource,
-    private readonly stamp: ResultStamp,
     @Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions,
     @Optional() private readonly limiter?: TaskMethodsLimiter,
   ) {}
@@ -45,17 +43,17 @@ export class TasksMethods implements McpMethodGroup {
   }
 
   readonly methods: Record<string, MethodHandler> = {
-    [TaskMethod.Get]: async (exchange) => this.stamp.complete(detailedTask(await this.owned(exchange))),
+    [TaskMethod.Get]: async (exchange) => detailedTask(await this.owned(exchange)),
     [TaskMethod.Update]: async (exchange) => {
       const record = await this.owned(exchange);
       const responses = parseInputResponses(exchange.params['inputResponses']);
       if (responses === undefined) throw McpError.invalidParams('params.inputResponses must be an object');
       await this.runner.answer(record, responses, exchange);
-      return this.stamp.complete({});
+      return {};
     },
     [TaskMethod.Cancel]: async (exchange) => {
       await this.runner.cancel(await this.owned(exchange));
-      return this.stamp.complete({});
+      return {};
     },
   };
 

@@ -76,14 +76,16 @@ describe('ToolsMethods tools/call', () => {
       signal: () => new AbortController().signal,
       notify: () => undefined,
     });
-    return tools.methods['tools/call']!(createExchange(1, 'tools/call', params, inbound), inbound);
+    return (await tools.methods['tools/call']!(createExchange(1, 'tools/call', params, inbound), inbound)) as Record<
+      string,
+      unknown
+    >;
   }
 
-  it('answers the value as a stamped CallToolResult', async () => {
-    await expect(call('add', { a: 2, b: 3 })).resolves.toMatchObject({
-      resultType: 'complete',
-      content: [{ type: 'text', text: '5' }],
-    });
+  it('answers the value as a CallToolResult, unstamped (the 2026-07-28 leg stamps it)', async () => {
+    const result = await call('add', { a: 2, b: 3 });
+    expect(result).toMatchObject({ content: [{ type: 'text', text: '5' }] });
+    expect(result).not.toHaveProperty('resultType');
   });
 
   it('answers arguments its DTO refuses with a tool error naming them', async () => {

@@ -9,9 +9,8 @@ import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { McpMethod } from '../protocol/mcp-methods.js';
 import type { ServerCapabilities } from '../protocol/wire-types.js';
 import type { McpInbound } from '../calls/mcp-inbound.js';
-import type { McpMethodGroup, MethodHandler } from '../calls/method-handler.js';
+import type { McpMethodGroup, MethodHandler, MethodResult } from '../calls/method-handler.js';
 import { DEFINITIONS_VIEW, ListPager, type ListView } from '../calls/list-pager.js';
-import { ResultStamp } from '../calls/result-stamp.js';
 import { ExactlyOnceCompletion } from '../calls/exactly-once.completion.js';
 import { toCallToolResult, toolErrorResult } from '../calls/tool-result.normalizer.js';
 import type { McpCallOutcome } from '../mrtr/mrtr.engine.js';
@@ -45,7 +44,6 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
     private readonly tools: McpToolRegistry,
     private readonly calls: MrtrCallRunner,
     private readonly lists: ListPager,
-    private readonly stamp: ResultStamp,
     private readonly once: ExactlyOnceCompletion,
     private readonly tasks: McpTaskRunner,
     private readonly extensions: McpServerExtensions,
@@ -79,8 +77,9 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
     // The method itself (bound), not a closure around it: one frame less on every call.
     [McpMethod.ToolsCall]: this.callTool.bind(this),
   };
+  readonly cacheable = [McpMethod.ToolsList];
 
-  private listTools(exchange: McpExchange): Record<string, unknown> {
+  private listTools(exchange: McpExchange): MethodResult {
     // The extension's graceful degradation: a client that does not render apps gets the same tools
     // without UI metadata, and not the tools only an app calls.
     const view = !this.anyLinkedToApps() || clientRendersApps(exchange) ? DEFINITIONS_VIEW : WITHOUT_UI_VIEW;
@@ -140,13 +139,11 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
     }
   }
 
-  private finished(outcome: McpCallOutcome): Record<string, unknown> {
-    return outcome.kind === 'input_required'
-      ? this.stamp.stamp(outcome.round)
-      : this.stamp.complete(toCallToolResult(outcome.value));
+  private finished(outcome: McpCallOutcome): MethodResult {
+    return outcome.kind === 'input_required' ? outcome.round : toCallToolResult(outcome.value);
   }
 
-  private async callTool(exchange: McpExchange, inbound: McpInbound): Promise<Record<string, unknown>> {
+  private async callTool(exchange: McpExchange, inbound: McpInbound): Promise<MethodResult> {
     const { params } = exchange;
     const name = params['name'];
     if (typeof name !== 'string') throw McpError.invalidParams('params.name must be a string');
@@ -167,9 +164,7 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
     if (tool.validate) {
       const validation = await this.validated(tool, args);
       if (!validation.ok) {
-        return this.stamp.complete(
-          toolErrorResult(`Invalid arguments for tool ${name}:\n- ${validation.violations.join('\n- ')}`),
-        );
+        return toolErrorResult(`Invalid arguments for tool ${name}:\n- ${validation.violations.join('\n- ')}`);
       }
       input = validation.value;
     }
@@ -186,15 +181,15 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
     return await this.runTool(tool, input, session, exchange);
   }
 
-  private async startTask(task: TaskCall): Promise<Record<string, unknown>> {
-    return this.stamp.stamp(createTaskResult(await this.tasks.startImmediately(task)));
+  private async startTask(task: TaskCall): Promise<MethodResult> {
+    return createTaskResult(await this.tasks.startImmediately(task));
   }
 
   /** A task whose handler asks its questions before the task starts (`taskCreation: 'handler'`). */
-  private async runTaskHandler(task: TaskCall): Promise<Record<string, unknown>> {
+  private async runTaskHandler(task: TaskCall): Promise<MethodResult> {
     try {
       const first = await this.tasks.runUntilStarted(task);
-      if ('task' in first) return this.stamp.stamp(createTaskResult(first.task));
+      if ('task' in first) return createTaskResult(first.task);
       return this.finished(first.outcome);
     } catch (error) {
       return this.toolFailed(error);
@@ -206,7 +201,7 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
     input: unknown,
     session: ReplaySession,
     exchange: McpExchange,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<MethodResult> {
     const timeoutMs = tool.timeoutMs ?? this.options.toolTimeoutMs;
     const { invoke } = tool.handler;
     try {
@@ -216,9 +211,7 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
           )
         : await this.calls.invoke(session, exchange, invoke, input, exchange);
       if (outcome === TIMED_OUT)
-        return this.stamp.complete(
-          toolErrorResult(`The tool ${tool.name} did not finish within ${timeoutMs} ms and was stopped.`),
-        );
+        return toolErrorResult(`The tool ${tool.name} did not finish within ${timeoutMs} ms and was stopped.`);
       return this.finished(outcome);
     } catch (error) {
       return this.toolFailed(error);
@@ -226,9 +219,9 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
   }
 
   /** A protocol error is answered as one; anything else the tool threw is its error result. */
-  private toolFailed(error: unknown): Record<string, unknown> {
+  private toolFailed(error: unknown): MethodResult {
     if (error instanceof McpError) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    return this.stamp.complete(toolErrorResult(message || 'Tool failed'));
+    return toolErrorResult(message || 'Tool failed');
   }
 }

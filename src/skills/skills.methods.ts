@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AllowAllAccessPolicy } from '../calls/allow-all.access-policy.js';
 import { McpAccessPolicy, type McpAccessTarget } from '../calls/mcp-access-policy.js';
 import type { McpMethodGroup, MethodHandler } from '../calls/method-handler.js';
-import { ResultStamp } from '../calls/result-stamp.js';
+import type { ResultCache } from '../calls/result-stamp.js';
 import { INTEGRATION_ACCESS_POLICY } from '../core/mcp.tokens.js';
 import type { ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 import type { ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
@@ -29,10 +29,11 @@ export const SkillsMethod = {
 @Injectable()
 export class SkillsMethods implements McpMethodGroup {
   private readonly access: McpAccessPolicy;
-  private stamp: ResultStamp | undefined;
   /** The path of the one server that answers these methods (undefined: the global server). */
   readonly server: string | undefined;
   readonly methods: Readonly<Record<string, MethodHandler>>;
+  /** Every skills result may be cached, with {@link cache}'s hints. */
+  readonly cacheable: readonly string[];
 
   constructor(
     private readonly catalog: McpSkillCatalog,
@@ -48,6 +49,7 @@ export class SkillsMethods implements McpMethodGroup {
         [SkillsMethod.DirectoryRead]: (exchange: McpExchange) => this.readDirectory(exchange),
       }),
     };
+    this.cacheable = Object.keys(this.methods);
   }
 
   enabled(): boolean {
@@ -57,10 +59,10 @@ export class SkillsMethods implements McpMethodGroup {
   private list(exchange: McpExchange): Record<string, unknown> {
     const visible = this.catalog.snapshot.skills.filter((item) => this.isVisible(exchange, item));
     const page = paginate(visible, exchange.params['cursor'], this.limits.pageSize);
-    return this.cached({
+    return {
       skills: page.items.map((item) => item.skill.entry),
       ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
-    });
+    };
   }
 
   private get(exchange: McpExchange): Record<string, unknown> {
@@ -68,7 +70,7 @@ export class SkillsMethods implements McpMethodGroup {
     const item = this.catalog.snapshot.skill(uri);
     if (item === undefined) throw McpError.invalidParams(`No skill is served at ${uri}`, { uri });
     this.assertAllowed(exchange, item);
-    return this.cached({ skill: item.skill.entry });
+    return { skill: item.skill.entry };
   }
 
   private readDirectory(exchange: McpExchange): Record<string, unknown> {
@@ -77,10 +79,10 @@ export class SkillsMethods implements McpMethodGroup {
     if (directory === undefined) throw McpError.invalidParams(`${uri} is not a skill directory`, { uri });
     this.assertAllowed(exchange, directory.owner);
     const page = paginate(directory.children, exchange.params['cursor'], this.limits.pageSize);
-    return this.cached({
+    return {
       resources: page.items,
       ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
-    });
+    };
   }
 
   /** The options of the server the skills are published on. */
@@ -93,13 +95,10 @@ export class SkillsMethods implements McpMethodGroup {
     return this.catalog.server.limits;
   }
 
-  /** The 2025-era leg drops `resultType`, the cache fields and serverInfo again. */
-  private cached(result: Record<string, unknown>): Record<string, unknown> {
+  /** The cache hints of every skills result (the 2026-07-28 leg adds them): the skills' own, else the server's. */
+  get cache(): ResultCache {
     const { cache } = this.config;
-    const stamped = (this.stamp ??= new ResultStamp(this.options)).complete(result);
-    stamped['ttlMs'] = cache.ttlMs ?? this.options.cache.ttlMs;
-    stamped['cacheScope'] = cache.scope ?? this.options.cache.scope;
-    return stamped;
+    return { ttlMs: cache.ttlMs ?? this.options.cache.ttlMs, scope: cache.scope ?? this.options.cache.scope };
   }
 
   private isVisible(exchange: McpExchange, item: CatalogSkill): boolean {
