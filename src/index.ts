@@ -3,6 +3,8 @@
 // types those name. What only the server itself or the package's own integrations use (injection
 // tokens, registries, resolved options, interceptors, explorers, wire helpers) stays private: the
 // integrations import it by relative path. src/public-api.spec.ts lists every runtime export.
+// The types only the implementer of a seam or an observer names are members of a type-only
+// namespace merged with that seam (`McpTaskStore.TaskRecord`, `McpRequestObserver.Trace`, ...).
 
 // The module and its options.
 export { McpModule } from './mcp.module.js';
@@ -40,7 +42,7 @@ export type { McpRequestContext } from './discovery/mcp-request-context.js';
 export { clientRendersApps } from './discovery/mcp-apps.support.js';
 export { McpProgressReporter } from './calls/mcp-progress.reporter.js';
 export { McpClientLogger } from './calls/mcp-client.logger.js';
-export { McpCallAbortedError, isCallAborted, type McpCallAbortReason } from './protocol/mcp-call-aborted.error.js';
+export { McpCallAbortedError, isCallAborted } from './protocol/mcp-call-aborted.error.js';
 
 // Elicitation, sampling and roots (stateless, by replay).
 export { ElicitationContext } from './mrtr/elicitation.context.js';
@@ -52,17 +54,12 @@ export {
   type UrlElicitAnswer,
   type InputRequestOptions,
 } from './mrtr/input-batch.builder.js';
-export { RequestedSchemaBuilder, type NextRequestedSchemaBuilder } from './schema/requested-schema.builder.js';
-export type {
-  FieldOptions,
-  StringFieldOptions,
-  StringFieldFormat,
-  NumberFieldOptions,
-  BooleanFieldOptions,
-  ChooseOptions,
-  ChooseManyOptions,
-  ChoiceValues,
-} from './schema/requested-schema-field.options.js';
+export {
+  RequestedSchemaBuilder,
+  type ChooseOptions,
+  type ChooseManyOptions,
+  type ChoiceValues,
+} from './schema/requested-schema.builder.js';
 export type { ChangedQuestionPolicy } from './mrtr/replay-session.js';
 export { InputRequiredException, isInputRequired } from './mrtr/exceptions/input-required.exception.js';
 export { McpFlowStore, type FlowClaim } from './mrtr/mcp-flow.store.js';
@@ -72,29 +69,20 @@ export { McpTaskContext } from './tasks/mcp-task.context.js';
 export { McpTaskStore } from './task-store/mcp-task.store.js';
 export { TaskAbortedError } from './task-store/task-aborted.error.js';
 export { McpTaskExecutor } from './tasks/mcp-task.executor.js';
-export type { McpTaskError, McpTaskRecord, McpTaskStatus } from './task-store/mcp-task.record.js';
-export type { McpTaskCreation, McpTaskSupport } from './protocol/task-support.js';
-export { McpTaskQuotaExceededException, type McpTaskQuotaLimit } from './task-store/task-quota-exceeded.exception.js';
-export type { McpTaskCallerCount, McpTaskQuota } from './task-store/mcp-task.quota.js';
+export { McpTaskQuotaExceededException } from './task-store/task-quota-exceeded.exception.js';
 
 // Who calls, and the seams of several nodes.
-export { McpPrincipalSource, type McpPrincipalRequest } from './core/mcp-principal.source.js';
+export { McpPrincipalSource } from './core/mcp-principal.source.js';
 export { McpHttpAuthenticator } from './transport/http/mcp-http-authenticator.js';
 export { McpHttpChallenge } from './protocol/mcp-http-challenge.js';
-export { McpEventBus, type McpEvent, type McpEventListener } from './events/mcp-event-bus.js';
-export {
-  McpSessionBackplane,
-  type SessionBackplaneHandlers,
-  type SharedSessionState,
-} from './legacy/mcp-session.backplane.js';
+export { McpEventBus } from './events/mcp-event-bus.js';
+export { McpSessionBackplane } from './legacy/mcp-session.backplane.js';
 
 // Observability.
 export { McpAuditSink } from './telemetry/mcp-audit.sink.js';
 export type { McpAuditEvent } from './telemetry/mcp-audit-event.js';
 export type { McpRequestObserver } from './telemetry/mcp-request-observer.js';
 export { McpObserver } from './telemetry/mcp-observer.decorator.js';
-export type { McpSessionEnd } from './telemetry/mcp-session-end.js';
-export type { McpRequestOutcome, McpRequestTrace, TracedReplay } from './telemetry/mcp-request-trace.js';
 
 // stdio.
 export {
@@ -111,7 +99,6 @@ export {
 export { McpError } from './protocol/mcp.error.js';
 export { McpErrorCode } from './protocol/mcp-error-codes.js';
 export type { McpExchange, McpTransportInfo } from './protocol/mcp-exchange.js';
-export type { JsonRpcId, JsonRpcNotification } from './protocol/json-rpc.js';
 export type {
   Annotations,
   AudioContent,

@@ -208,4 +208,38 @@ describe('the public API', () => {
     ];
     expect(internals.filter((name) => exported.has(name))).toEqual([]);
   });
+
+  it("names the types only a seam's implementer or an observer reads under that seam, not at the root", () => {
+    const exported = exportedNames(join(SRC, ENTRIES.root!));
+    // Each now reads `McpTaskStore.TaskRecord`, `McpRequestObserver.Trace`, ... (or is written inline).
+    const grouped = [
+      'McpTaskRecord',
+      'McpTaskStatus',
+      'McpTaskError',
+      'McpTaskQuota',
+      'McpTaskCallerCount',
+      'McpTaskQuotaLimit',
+      'SessionBackplaneHandlers',
+      'SharedSessionState',
+      'McpEvent',
+      'McpEventListener',
+      'McpRequestTrace',
+      'McpRequestOutcome',
+      'TracedReplay',
+      'McpSessionEnd',
+      'FieldOptions',
+      'StringFieldOptions',
+      'StringFieldFormat',
+      'NumberFieldOptions',
+      'BooleanFieldOptions',
+      'NextRequestedSchemaBuilder',
+      'McpCallAbortReason',
+      'McpPrincipalRequest',
+      'McpTaskSupport',
+      'McpTaskCreation',
+      'JsonRpcId',
+      'JsonRpcNotification',
+    ];
+    expect(grouped.filter((name) => exported.has(name))).toEqual([]);
+  });
 });

@@ -1,4 +1,4 @@
-import { McpPrincipalSource, type McpPrincipalRequest } from '../src/index.js';
+import { type McpExchange, McpPrincipalSource } from '../src/index.js';
 import { type McpAnswerer, McpTestClient, McpTestError } from '../src/testing/index.js';
 import { AppModule } from '../sample/app.module.js';
 import { BookingService } from '../sample/booking/booking.service.js';
@@ -7,7 +7,7 @@ import { rpc as rawRpc } from './support/raw-mcp.js';
 
 /** The guest a request names in `x-guest`: a principal source as an application might write one. */
 class GuestHeaderPrincipal extends McpPrincipalSource {
-  resolve(request: McpPrincipalRequest): string | null {
+  resolve(request: Pick<McpExchange, 'transport'>): string | null {
     const guest = request.transport.kind === 'http' ? request.transport.request.headers['x-guest'] : undefined;
     return typeof guest === 'string' ? guest : null;
   }

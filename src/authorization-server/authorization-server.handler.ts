@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Logger } from '@nestjs/common';
 import type { Interaction, InteractionResults, Provider } from 'oidc-provider';
-import { logText } from '../telemetry/log-text.js';
+import { logText } from '../protocol/log-text.js';
 import { AuthorizationServerPath } from './authorization-server.routes.js';
 import { renderConsentPage, renderMessagePage } from './consent.page.js';
 import type { ResolvedMcpAuthorizationServerOptions } from './mcp-authorization-server.options.js';

@@ -1,15 +1,6 @@
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 
 /**
- * What a principal source reads of a request: where it came from (the HTTP request, with what an
- * authenticator attached to it, or stdio). Every exchange is one; a 2025-era `initialize`, which
- * has no exchange yet, passes just its transport.
- *
- * @publicApi
- */
-export type McpPrincipalRequest = Pick<McpExchange, 'transport'>;
-
-/**
  * Answers "who is calling" for one request. Every requestState is bound to this answer, so a
  * token minted for one caller is rejected for another.
  *
@@ -20,8 +11,13 @@ export type McpPrincipalRequest = Pick<McpExchange, 'transport'>;
  * @publicApi
  */
 export abstract class McpPrincipalSource {
-  /** A stable identifier of the caller (e.g. the JWT `sub`), or `null` when unauthenticated. */
-  abstract resolve(request: McpPrincipalRequest): string | null;
+  /**
+   * A stable identifier of the caller (e.g. the JWT `sub`), or `null` when unauthenticated.
+   * `request` is where the request came from (the HTTP request, with what an authenticator attached
+   * to it, or stdio): every exchange is one; a 2025-era `initialize`, which has no exchange yet,
+   * passes just its transport.
+   */
+  abstract resolve(request: Pick<McpExchange, 'transport'>): string | null;
 }
 
 /** The core default: nobody is authenticated. */

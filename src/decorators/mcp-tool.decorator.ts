@@ -1,7 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import type { JsonSchema, ToolAnnotations } from '../protocol/wire-types.js';
 import { MCP_TOOL_METADATA } from './mcp-metadata.constants.js';
-import type { McpTaskCreation, McpTaskSupport } from '../protocol/task-support.js';
 import type { StandardSchemaV1 } from '../schema/standard-schema.js';
 
 /**
@@ -94,13 +93,13 @@ export interface McpToolOptions {
    * others; `'required'` refuses the others with -32021. Default: never a task. `timeoutMs` does not
    * apply to task runs (the task's `ttlMs` bounds them).
    */
-  taskSupport?: McpTaskSupport;
+  taskSupport?: 'optional' | 'required';
   /**
    * When the task starts (with `taskSupport`): `'immediate'` (default) before the handler runs;
    * `'handler'` when the handler calls `McpTaskContext.start()`, its earlier questions being
    * answered synchronously.
    */
-  taskCreation?: McpTaskCreation;
+  taskCreation?: 'immediate' | 'handler';
 }
 
 /**

@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isJsonObject } from '../protocol/is-json-object.js';
+import { type JsonRpcId, requestIdOf } from '../protocol/json-rpc.js';
 import { META_PROTOCOL_VERSION } from '../protocol/meta-keys.js';
 import { classifyEra, type McpProtocolEra } from '../protocol/protocol-era.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { LEGACY_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
-import { logText } from '../telemetry/log-text.js';
+import { logText } from '../protocol/log-text.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 
 /** Client names already warned about; bounded so a stream of made-up names cannot grow it. */
@@ -15,6 +16,25 @@ const MAX_WARNED_CLIENTS = 1000;
 export interface EraRoute {
   readonly era: McpProtocolEra;
   readonly served: boolean;
+}
+
+/** The error a message of an era the endpoint does not serve is answered with, and the id it answers. */
+export interface EraRefusal {
+  readonly id: JsonRpcId | null;
+  readonly error: McpError;
+}
+
+/**
+ * A transport's answer to a message, per era; {@link McpEraRouter.route} calls the one the message
+ * needs. `C` is the transport's handle on the message's answer (the HTTP response writer).
+ */
+export interface EraLegs<C> {
+  /** A 2026-07-28 message (and anything that is not one JSON-RPC object: the dispatcher refuses it). */
+  modern(message: unknown, context: C): Promise<void>;
+  /** A 2025-era message, or a batch whose first message is one, on an endpoint that serves that era. */
+  legacy(message: unknown, context: C): Promise<void>;
+  /** A message of an era the endpoint does not serve: `refusal` to answer, or undefined (a notification: none). */
+  refuse(refusal: EraRefusal | undefined, era: McpProtocolEra, context: C): void;
 }
 
 /**
@@ -32,10 +52,49 @@ export class McpEraRouter {
 
   constructor(@Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions) {}
 
-  /** The era of `message` (given the request's `MCP-Protocol-Version` header, if any) and whether it is served. */
-  route(message: unknown, protocolVersionHeader?: string): EraRoute {
+  /**
+   * Hands `message` to the leg of its era (given the request's `MCP-Protocol-Version` header, if
+   * any), or has it refused when the endpoint does not serve that era. Synchronous: it decides and
+   * returns the leg's promise, which the transport awaits.
+   */
+  route<C>(
+    message: unknown,
+    protocolVersionHeader: string | undefined,
+    legs: EraLegs<C>,
+    context: C,
+  ): Promise<void> | void {
+    const era = this.eraOf(message, protocolVersionHeader);
+    if (this.options.eras[era] || !isJsonObject(message)) {
+      return era === 'legacy' ? legs.legacy(message, context) : legs.modern(message, context);
+    }
+    return legs.refuse(this.refusalOf(message, era), era, context);
+  }
+
+  /** The era of `message` (stdio asks about a connection's first message) and whether it is served. */
+  classify(message: unknown, protocolVersionHeader?: string): EraRoute {
     const era = classifyEra(message, protocolVersionHeader);
     return { era, served: this.options.eras[era] };
+  }
+
+  /** A batch is 2025-era (and refused as one, 2025-03-26 allowed them) when its first message is and that era is served. */
+  private eraOf(message: unknown, protocolVersionHeader: string | undefined): McpProtocolEra {
+    if (!Array.isArray(message)) return classifyEra(message, protocolVersionHeader);
+    const first = message.length > 0 ? classifyEra(message[0], protocolVersionHeader) : 'modern';
+    return first === 'legacy' && this.options.eras.legacy ? 'legacy' : 'modern';
+  }
+
+  /** What a message of an unserved era gets: a posted response or a request -32022 or -32600; a 2025-era notification nothing. */
+  private refusalOf(message: Record<string, unknown>, era: McpProtocolEra): EraRefusal | undefined {
+    if (era === 'modern') return { id: requestIdOf(message), error: this.modernRequest(message) };
+    const method = message['method'];
+    if (typeof method !== 'string') {
+      return {
+        id: null,
+        error: McpError.invalidRequest('Bad Request: JSON-RPC responses cannot be posted to this endpoint'),
+      };
+    }
+    if (!('id' in message)) return undefined;
+    return { id: requestIdOf(message), error: this.legacyRequest(method, message['params']) };
   }
 
   /** The error for a 2025-era request (initialize or claim-less) on a modern-only endpoint. */

@@ -10,7 +10,7 @@ import { McpHttpChallenge } from '../protocol/mcp-http-challenge.js';
 import type { McpProtocolEra } from '../protocol/protocol-era.js';
 import { type DispatchOutcome, failure, type JsonRpcRequestParts, succeeded } from '../protocol/rpc-outcome.js';
 import { logStack } from '../telemetry/log-stack.js';
-import { logText } from '../telemetry/log-text.js';
+import { logText } from '../protocol/log-text.js';
 import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 import { type McpRequestTrace, outcomeOfResponse, startTrace } from '../telemetry/mcp-request-trace.js';
 

@@ -1,35 +1,8 @@
 import type { LoggingLevel } from '../protocol/wire-types.js';
 
-/**
- * What of a 2025-era session every node must agree on: whether it was ended (DELETE), its log
- * level (`logging/setLevel`) and its resource subscriptions (`resources/subscribe`).
- *
- * @publicApi
- */
-export interface SharedSessionState {
-  readonly ended: boolean;
-  readonly logLevel?: LoggingLevel;
-  readonly subscriptions: readonly string[];
-}
-
-/**
- * How this node acts on what other nodes send through the {@link McpSessionBackplane}.
- *
- * @publicApi
- */
-export interface SessionBackplaneHandlers {
-  /**
-   * A client's response to a request this node pushed arrived on another node: settle the waiting
-   * push; false when nothing here waits for it.
-   */
-  deliver(sessionId: string, message: Record<string, unknown>): boolean;
-  /** Another node ended the session: close its streams and calls here, refuse its id from now on. */
-  ended(sessionId: string): void;
-  /** Another node changed the session's shared state. */
-  changed(sessionId: string, state: SharedSessionState): void;
-  /** How long a session id stays valid (`legacy.sessionTtlMs`): shared state need not outlive it. */
-  readonly sessionTtlMs: number;
-}
+/** The names the package's own code uses for {@link McpSessionBackplane.SharedState} and {@link McpSessionBackplane.Handlers}. */
+export type SharedSessionState = McpSessionBackplane.SharedState;
+export type SessionBackplaneHandlers = McpSessionBackplane.Handlers;
 
 /**
  * What 2025-era sessions share between nodes. A session's claims ride in its sealed id, so any
@@ -46,7 +19,7 @@ export interface SessionBackplaneHandlers {
  */
 export abstract class McpSessionBackplane {
   /** Called once at startup with how to act on other nodes' messages. */
-  abstract attach(handlers: SessionBackplaneHandlers): void;
+  abstract attach(handlers: McpSessionBackplane.Handlers): void;
 
   /**
    * Whether {@link load} gives back all a node needs to serve a session whose idle state it dropped
@@ -59,7 +32,7 @@ export abstract class McpSessionBackplane {
   }
 
   /** The shared state of a session, or undefined when nothing is shared (or nothing was recorded yet). */
-  abstract load(sessionId: string): Promise<SharedSessionState | undefined>;
+  abstract load(sessionId: string): Promise<McpSessionBackplane.SharedState | undefined>;
 
   /** Records a new log level and tells the other nodes. */
   abstract setLogLevel(sessionId: string, level: LoggingLevel): Promise<void>;
@@ -75,4 +48,33 @@ export abstract class McpSessionBackplane {
    * it; resolves to whether a request there was waiting for it.
    */
   abstract forward(sessionId: string, message: Record<string, unknown>): Promise<boolean>;
+}
+
+// A namespace of types only, merged with the class: what an implementer of a backplane reads.
+// eslint-disable-next-line @typescript-eslint/no-namespace
+export declare namespace McpSessionBackplane {
+  /**
+   * What of a 2025-era session every node must agree on: whether it was ended (DELETE), its log
+   * level (`logging/setLevel`) and its resource subscriptions (`resources/subscribe`).
+   */
+  export interface SharedState {
+    readonly ended: boolean;
+    readonly logLevel?: LoggingLevel;
+    readonly subscriptions: readonly string[];
+  }
+
+  /** How this node acts on what other nodes send through the {@link McpSessionBackplane}. */
+  export interface Handlers {
+    /**
+     * A client's response to a request this node pushed arrived on another node: settle the waiting
+     * push; false when nothing here waits for it.
+     */
+    deliver(sessionId: string, message: Record<string, unknown>): boolean;
+    /** Another node ended the session: close its streams and calls here, refuse its id from now on. */
+    ended(sessionId: string): void;
+    /** Another node changed the session's shared state. */
+    changed(sessionId: string, state: SharedState): void;
+    /** How long a session id stays valid (`legacy.sessionTtlMs`): shared state need not outlive it. */
+    readonly sessionTtlMs: number;
+  }
 }

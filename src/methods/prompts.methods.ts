@@ -7,6 +7,7 @@ import { McpMethod } from '../protocol/mcp-methods.js';
 import type { ServerCapabilities } from '../protocol/wire-types.js';
 import type { McpMethodGroup, MethodHandler, MethodResult } from '../calls/method-handler.js';
 import { MrtrCallRunner } from '../calls/mrtr-call.runner.js';
+import { MrtrEngine } from '../mrtr/mrtr.engine.js';
 import { toGetPromptResult } from '../calls/prompt-result.normalizer.js';
 import { ListPager } from '../calls/list-pager.js';
 
@@ -16,6 +17,7 @@ export class PromptsMethods implements McpMethodGroup {
   constructor(
     private readonly prompts: McpPromptRegistry,
     private readonly calls: MrtrCallRunner,
+    private readonly mrtr: MrtrEngine,
     private readonly lists: ListPager,
   ) {}
 
@@ -63,7 +65,7 @@ export class PromptsMethods implements McpMethodGroup {
         });
       input = validation.value;
     }
-    const outcome = await this.calls.invoke(session, exchange, prompt.handler.invoke, input, exchange);
+    const outcome = await this.mrtr.run(session, exchange, prompt.handler.invoke, input, exchange);
     return outcome.kind === 'input_required' ? outcome.round : toGetPromptResult(outcome.value);
   }
 }

@@ -8,6 +8,7 @@ import { McpMethod } from '../protocol/mcp-methods.js';
 import type { ReadResourceResult, ServerCapabilities } from '../protocol/wire-types.js';
 import type { McpMethodGroup, MethodHandler, MethodResult } from '../calls/method-handler.js';
 import { MrtrCallRunner } from '../calls/mrtr-call.runner.js';
+import { MrtrEngine } from '../mrtr/mrtr.engine.js';
 import { toReadResourceResult } from '../calls/resource-result.normalizer.js';
 import { ListPager } from '../calls/list-pager.js';
 
@@ -17,6 +18,7 @@ export class ResourcesMethods implements McpMethodGroup {
   constructor(
     private readonly registry: McpResourceRegistry,
     private readonly calls: MrtrCallRunner,
+    private readonly mrtr: MrtrEngine,
     private readonly lists: ListPager,
   ) {}
 
@@ -46,7 +48,7 @@ export class ResourcesMethods implements McpMethodGroup {
     const { entry, variables } = resolved;
     this.lists.assertAllowed(exchange, 'resource', entry);
     const session = this.calls.begin(exchange, uri, {}, trace);
-    const outcome = await this.calls.invoke(session, exchange, entry.handler.invoke, { ...variables, uri }, exchange);
+    const outcome = await this.mrtr.run(session, exchange, entry.handler.invoke, { ...variables, uri }, exchange);
     if (outcome.kind === 'input_required') return outcome.round;
     return withMeta(toReadResourceResult(outcome.value, uri, entry.definition.mimeType), uri, entry.definition._meta);
   }

@@ -4,6 +4,7 @@ import { clientRendersApps, MCP_UI_EXTENSION } from '../discovery/mcp-apps.suppo
 import { McpServerExtensions } from '../discovery/mcp-server-extensions.js';
 import { McpToolRegistry } from '../discovery/mcp-tool.registry.js';
 import { MrtrCallRunner } from '../calls/mrtr-call.runner.js';
+import { type McpCallOutcome, MrtrEngine } from '../mrtr/mrtr.engine.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { McpMethod } from '../protocol/mcp-methods.js';
@@ -13,7 +14,6 @@ import type { McpMethodGroup, MethodHandler, MethodResult } from '../calls/metho
 import { DEFINITIONS_VIEW, ListPager, type ListView } from '../calls/list-pager.js';
 import { ExactlyOnceCompletion } from '../calls/exactly-once.completion.js';
 import { toCallToolResult, toolErrorResult } from '../calls/tool-result.normalizer.js';
-import type { McpCallOutcome } from '../mrtr/mrtr.engine.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
 import { exchangeWithSignal } from '../calls/request-exchange.js';
@@ -21,7 +21,7 @@ import { McpTaskRunner } from '../tasks/mcp-task.runner.js';
 import type { TaskCall } from '../tasks/task-call.js';
 import { createTaskResult } from '../task-store/mcp-task.record.js';
 import { McpCallAbortedError } from '../protocol/mcp-call-aborted.error.js';
-import { logText } from '../telemetry/log-text.js';
+import { logText } from '../protocol/log-text.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 import type { DtoValidationResult } from '../schema/dto-validator.js';
 import { taskModeOf } from '../tasks/task-mode.js';
@@ -43,6 +43,7 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
   constructor(
     private readonly tools: McpToolRegistry,
     private readonly calls: MrtrCallRunner,
+    private readonly mrtr: MrtrEngine,
     private readonly lists: ListPager,
     private readonly once: ExactlyOnceCompletion,
     private readonly tasks: McpTaskRunner,
@@ -206,10 +207,8 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
     const { invoke } = tool.handler;
     try {
       const outcome = timeoutMs
-        ? await this.invokeWithin(timeoutMs, exchange, (timed) =>
-            this.calls.invoke(session, timed, invoke, input, timed),
-          )
-        : await this.calls.invoke(session, exchange, invoke, input, exchange);
+        ? await this.invokeWithin(timeoutMs, exchange, (timed) => this.mrtr.run(session, timed, invoke, input, timed))
+        : await this.mrtr.run(session, exchange, invoke, input, exchange);
       if (outcome === TIMED_OUT)
         return toolErrorResult(`The tool ${tool.name} did not finish within ${timeoutMs} ms and was stopped.`);
       return this.finished(outcome);

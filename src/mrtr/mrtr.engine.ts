@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ClientCapabilities, InputRequiredResult } from '../protocol/wire-types.js';
 import { InvalidRequestStateException } from './exceptions/invalid-request-state.exception.js';
 import { type InputRequiredException, isInputRequired } from './exceptions/input-required.exception.js';
@@ -12,15 +12,12 @@ import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { META_REFUSED_INPUT_RESPONSES } from '../protocol/meta-keys.js';
 import { MCP_MRTR_OPTIONS, type ResolvedMcpMrtrOptions } from './mcp-mrtr.options.js';
 import { LIMIT_DEFAULTS, MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
+import { logText } from '../protocol/log-text.js';
 
-/**
- * How a call's handler ended: with its value, or with a sealed input-required round.
- * `intercepted` tells that the application caught the signal on its way out (the code that caught
- * it has run) and the round was answered anyway.
- */
+/** How a call's handler ended: with its value, or with a sealed input-required round. */
 export type McpCallOutcome =
   | { readonly kind: 'complete'; readonly value: unknown }
-  | { readonly kind: 'input_required'; readonly round: InputRequiredResult; readonly intercepted: boolean };
+  | { readonly kind: 'input_required'; readonly round: InputRequiredResult };
 
 /** What the dispatcher knows about a call that may answer `input_required`. */
 export interface MrtrCall {
@@ -40,6 +37,8 @@ export interface MrtrCall {
  */
 @Injectable()
 export class MrtrEngine {
+  private readonly logger = new Logger('McpElicitation');
+
   constructor(
     private readonly codec: RequestStateCodec,
     private readonly clock: McpClock,
@@ -111,7 +110,11 @@ export class MrtrEngine {
     return this.settle(session, value, false);
   }
 
-  /** The outcome of a handler that returned `value` or (`failed`) threw `error`. */
+  /**
+   * The outcome of a handler that returned `value` or (`failed`) threw `error`. A question the
+   * application intercepted on its way out (a catch block, an interceptor or an exception filter)
+   * is still the answer, and logged, since the code that caught it ran.
+   */
   private settle(session: ReplaySession, value: unknown, failed: boolean, error?: unknown): McpCallOutcome {
     session.close();
     const signalled = failed && isInputRequired(error);
@@ -119,7 +122,17 @@ export class MrtrEngine {
     const signal = session.lastInputRequired;
     if (!signal) return { kind: 'complete', value };
     const round = this.seal(session, signal);
-    return { kind: 'input_required', round, intercepted: !signalled && value !== round };
+    if (!signalled && value !== round) this.warnIntercepted(session);
+    return { kind: 'input_required', round };
+  }
+
+  private warnIntercepted(session: ReplaySession): void {
+    const { method, target } = session.binding;
+    this.logger.warn(
+      `${method} ${logText(target)}: the input request was intercepted on its way out ` +
+        '(a catch block, an interceptor or an exception filter) and the round was answered anyway. ' +
+        'Code that caught it has run; in handlers, rethrow it with `if (isInputRequired(e)) throw e;`',
+    );
   }
 
   private seal(session: ReplaySession, signal: InputRequiredException): InputRequiredResult {

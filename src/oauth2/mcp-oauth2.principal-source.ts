@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { McpPrincipalSource, type McpPrincipalRequest } from '../core/mcp-principal.source.js';
+import { McpPrincipalSource } from '../core/mcp-principal.source.js';
+import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { isMcpOAuth2User } from './mcp-oauth2-user.js';
 
 /**
@@ -13,7 +14,7 @@ import { isMcpOAuth2User } from './mcp-oauth2-user.js';
  */
 @Injectable()
 export class McpOAuth2PrincipalSource extends McpPrincipalSource {
-  resolve({ transport }: McpPrincipalRequest): string | null {
+  resolve({ transport }: Pick<McpExchange, 'transport'>): string | null {
     if (transport.kind !== 'http') return null;
     const user = (transport.request as { user?: unknown }).user;
     return isMcpOAuth2User(user) ? user.sub : null;

@@ -13,9 +13,8 @@ import {
 } from '@opentelemetry/api';
 import { performance } from 'node:perf_hooks';
 import { McpObserver } from '../telemetry/mcp-observer.decorator.js';
+import type { McpAuditEvent } from '../telemetry/mcp-audit-event.js';
 import type { McpRequestObserver } from '../telemetry/mcp-request-observer.js';
-import type { McpRequestOutcome, McpRequestTrace } from '../telemetry/mcp-request-trace.js';
-import type { McpSessionEnd } from '../telemetry/mcp-session-end.js';
 import type { InputRequest } from '../protocol/wire-types.js';
 
 const SCOPE = '@mocapi/nestjs';
@@ -70,7 +69,7 @@ export class McpOpenTelemetryObserver implements McpRequestObserver {
     });
   }
 
-  sessionEnded(session: McpSessionEnd): void {
+  sessionEnded(session: McpRequestObserver.SessionEnd): void {
     const attributes: Attributes = {
       'mcp.protocol.version': session.protocolVersion,
       'network.transport': networkTransport(session.transport),
@@ -79,7 +78,7 @@ export class McpOpenTelemetryObserver implements McpRequestObserver {
     this.sessionDuration.record(session.durationMs / 1000, attributes);
   }
 
-  async around<T>(request: McpRequestTrace, next: () => Promise<T>): Promise<T> {
+  async around<T>(request: McpRequestObserver.Trace, next: () => Promise<T>): Promise<T> {
     const meta = request.params['_meta'];
     let parent = context.active();
     if (typeof meta === 'object' && meta !== null && 'traceparent' in meta) {
@@ -100,7 +99,7 @@ export class McpOpenTelemetryObserver implements McpRequestObserver {
     }
   }
 
-  inputRequestPushed(_request: McpRequestTrace, key: string, input: InputRequest): void {
+  inputRequestPushed(_request: McpRequestObserver.Trace, key: string, input: InputRequest): void {
     const span = trace.getActiveSpan();
     if (!span?.isRecording()) return;
     span.addEvent('mcp.input_request.pushed', {
@@ -110,7 +109,7 @@ export class McpOpenTelemetryObserver implements McpRequestObserver {
   }
 }
 
-function requestAttributes(request: McpRequestTrace): Attributes {
+function requestAttributes(request: McpRequestObserver.Trace): Attributes {
   const attributes: Attributes = {
     'mcp.method.name': methodName(request),
     'network.transport': networkTransport(request.transport),
@@ -132,16 +131,16 @@ function requestAttributes(request: McpRequestTrace): Attributes {
 }
 
 /** A request refused before its method could be read is `_OTHER` (as OpenTelemetry names unknown HTTP methods). */
-function methodName(request: McpRequestTrace): string {
+function methodName(request: McpRequestObserver.Trace): string {
   return request.method === '' ? '_OTHER' : request.method;
 }
 
-function networkTransport(transport: McpRequestTrace['transport']): string {
+function networkTransport(transport: McpRequestObserver.Trace['transport']): string {
   return transport === 'http' ? 'tcp' : 'pipe';
 }
 
 /** `error.type`: the JSON-RPC code as a string, or `tool_error`. */
-function errorType(outcome: McpRequestOutcome): string | undefined {
+function errorType(outcome: McpAuditEvent['outcome']): string | undefined {
   switch (outcome.kind) {
     case 'tool_error':
       return 'tool_error';
@@ -155,7 +154,7 @@ function errorType(outcome: McpRequestOutcome): string | undefined {
   }
 }
 
-function settle(span: Span, request: McpRequestTrace, outcome: McpRequestOutcome): void {
+function settle(span: Span, request: McpRequestObserver.Trace, outcome: McpAuditEvent['outcome']): void {
   const attributes: Attributes = { 'mcp.outcome': outcome.kind };
   if (request.protocolVersion !== undefined) attributes['mcp.protocol.version'] = request.protocolVersion;
   if (outcome.kind === 'input_required') attributes['mcp.input_requests'] = outcome.inputRequests;
@@ -171,7 +170,7 @@ function settle(span: Span, request: McpRequestTrace, outcome: McpRequestOutcome
   span.setAttributes(attributes);
 }
 
-function metricAttributes(request: McpRequestTrace, outcome: McpRequestOutcome): Attributes {
+function metricAttributes(request: McpRequestObserver.Trace, outcome: McpAuditEvent['outcome']): Attributes {
   const attributes: Attributes = { 'mcp.method.name': methodName(request), 'mcp.outcome': outcome.kind };
   if (request.protocolVersion !== undefined) attributes['mcp.protocol.version'] = request.protocolVersion;
   if (request.method === 'tools/call' && request.target !== undefined) attributes['gen_ai.tool.name'] = request.target;

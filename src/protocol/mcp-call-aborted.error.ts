@@ -12,16 +12,16 @@ import { IntrinsicException } from '@nestjs/common';
 export class McpCallAbortedError extends IntrinsicException {
   constructor(
     message: string,
-    readonly reason: McpCallAbortReason,
+    readonly reason:
+      'disconnected' | 'cancelled' | 'session-ended' | 'client-behind' | 'timeout' | 'shutdown' | 'task-ended',
   ) {
     super(message);
     this.name = 'McpCallAbortedError';
   }
 }
 
-/** Who or what stopped a call: see {@link McpCallAbortedError}. */
-export type McpCallAbortReason =
-  'disconnected' | 'cancelled' | 'session-ended' | 'client-behind' | 'timeout' | 'shutdown' | 'task-ended';
+/** Who or what stopped a call (`McpCallAbortedError.reason`), by the name the package's own code uses. */
+export type McpCallAbortReason = McpCallAbortedError['reason'];
 
 /** Whether `error` is a call's abort reason (a client or server stop, not a failure). */
 export function isCallAborted(error: unknown): error is McpCallAbortedError {

@@ -1,5 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import type { JsonRpcId, JsonRpcNotification } from './json-rpc.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from './wire-types.js';
 
 /**
@@ -18,7 +17,8 @@ export type McpTransportInfo =
  * @publicApi
  */
 export interface McpExchange {
-  readonly id: JsonRpcId;
+  /** The JSON-RPC id (a string or a finite number). */
+  readonly id: string | number;
   readonly method: string;
   readonly params: Readonly<Record<string, unknown>>;
   readonly protocolVersion: string;
@@ -35,5 +35,5 @@ export interface McpExchange {
    * Sends a notification related to this request on its response stream (switches HTTP to SSE).
    * While the client is behind on that stream it returns a promise that settles once it caught up.
    */
-  notify(notification: JsonRpcNotification): void | Promise<void>;
+  notify(notification: { jsonrpc: '2.0'; method: string; params?: Record<string, unknown> }): void | Promise<void>;
 }

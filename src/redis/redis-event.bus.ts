@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InProcessEventBus } from '../events/in-process-event-bus.js';
-import { type McpEvent, McpEventBus, type McpEventListener } from '../events/mcp-event-bus.js';
+import { McpEventBus } from '../events/mcp-event-bus.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
 import type { McpTaskRecord } from '../task-store/mcp-task.record.js';
 import { McpRedisConnection } from './mcp-redis.connection.js';
@@ -9,7 +9,7 @@ import { McpRedisConnection } from './mcp-redis.connection.js';
 /** What travels on the channel: the event and the node that published it. */
 interface Envelope {
   readonly from: string;
-  readonly event: McpEvent;
+  readonly event: McpEventBus.Event;
 }
 
 /**
@@ -33,13 +33,13 @@ export class RedisEventBus extends McpEventBus {
     });
   }
 
-  publish(event: McpEvent): void {
+  publish(event: McpEventBus.Event): void {
     this.local.publish(event);
     const envelope: Envelope = { from: this.node, event };
     this.redis.publish(this.channel, JSON.stringify(envelope)).catch(() => undefined);
   }
 
-  subscribe(listener: McpEventListener): () => void {
+  subscribe(listener: McpEventBus.Listener): () => void {
     return this.local.subscribe(listener);
   }
 }

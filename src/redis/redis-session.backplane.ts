@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ChainableCommander } from 'ioredis';
-import {
-  McpSessionBackplane,
-  type SessionBackplaneHandlers,
-  type SharedSessionState,
-} from '../legacy/mcp-session.backplane.js';
+import { McpSessionBackplane } from '../legacy/mcp-session.backplane.js';
 import { LOCAL_PUSH_NODE, pushNodeOf } from '../legacy/push-ids.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
 import { isLoggingLevel } from '../protocol/logging-level.js';
@@ -33,7 +29,12 @@ type NodeMessage =
 /** What a node tells every node about a session. */
 type SessionMessage =
   | { readonly t: 'end'; readonly sid: string; readonly from: string }
-  | { readonly t: 'state'; readonly sid: string; readonly from: string; readonly state: SharedSessionState };
+  | {
+      readonly t: 'state';
+      readonly sid: string;
+      readonly from: string;
+      readonly state: McpSessionBackplane.SharedState;
+    };
 
 /**
  * {@link McpSessionBackplane} on Redis. A session's shared state is one hash with the session's
@@ -46,7 +47,7 @@ type SessionMessage =
  */
 @Injectable()
 export class RedisSessionBackplane extends McpSessionBackplane {
-  private handlers: SessionBackplaneHandlers | undefined;
+  private handlers: McpSessionBackplane.Handlers | undefined;
   private readonly awaiting = new Map<string, (ok: boolean) => void>();
   private readonly broadcast: string;
   private sessionTtlMs = LEGACY_DEFAULTS.sessionTtlMs;
@@ -64,14 +65,14 @@ export class RedisSessionBackplane extends McpSessionBackplane {
     return true;
   }
 
-  attach(handlers: SessionBackplaneHandlers): void {
+  attach(handlers: McpSessionBackplane.Handlers): void {
     this.handlers = handlers;
     this.sessionTtlMs = handlers.sessionTtlMs;
     this.redis.subscribe(this.nodeChannel(LOCAL_PUSH_NODE), (raw) => this.fromNode(raw));
     this.redis.subscribe(this.broadcast, (raw) => this.fromAnyNode(raw));
   }
 
-  async load(sessionId: string): Promise<SharedSessionState | undefined> {
+  async load(sessionId: string): Promise<McpSessionBackplane.SharedState | undefined> {
     const hash = await this.redis.run((r) => r.hgetall(this.key(sessionId)));
     return Object.keys(hash).length === 0 ? undefined : stateOf(hash);
   }
@@ -174,7 +175,7 @@ export class RedisSessionBackplane extends McpSessionBackplane {
 }
 
 /** The shared state a session hash holds. */
-function stateOf(hash: Record<string, string>): SharedSessionState {
+function stateOf(hash: Record<string, string>): McpSessionBackplane.SharedState {
   const level = hash['level'];
   return {
     ended: hash['ended'] === '1',

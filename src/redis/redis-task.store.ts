@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { frozenJson, frozenParse } from '../task-store/frozen-json.js';
-import type { McpTaskQuota } from '../task-store/mcp-task.quota.js';
 import { isTerminal, type McpTaskRecord } from '../task-store/mcp-task.record.js';
 import { McpTaskStore } from '../task-store/mcp-task.store.js';
 import { McpTaskQuotaExceededException } from '../task-store/task-quota-exceeded.exception.js';
@@ -84,7 +83,7 @@ export class RedisTaskStore extends McpTaskStore {
     super();
   }
 
-  async create(record: McpTaskRecord, quota?: McpTaskQuota): Promise<void> {
+  async create(record: McpTaskRecord, quota?: McpTaskStore.Quota): Promise<void> {
     const argsJson = JSON.stringify(record.arguments);
     const keys = [this.key(record.taskId), this.argumentsKey(record.taskId), ...this.callerKeys(record)];
     const now = Date.now();

@@ -1,30 +1,5 @@
 import type { PrimitiveSchemaDefinition, RequestedSchema } from '../protocol/wire-types.js';
-import type {
-  BooleanFieldOptions,
-  ChoiceValues,
-  ChooseManyOptions,
-  ChooseOptions,
-  FieldOptions,
-  NumberFieldOptions,
-  StringFieldOptions,
-} from './requested-schema-field.options.js';
-
-/**
- * The builder after one more field: the answer type `T` with `N: V` added, optional (`N?: V`) when
- * the field's options `O` make it so (`optional: true`, or `optional` given as a plain boolean), and
- * flattened into one object type so inferred answer types read naturally.
- */
-export type NextRequestedSchemaBuilder<T, N extends string, V, O> = (
-  O extends { readonly optional: infer P }
-    ? [P] extends [false]
-      ? { [K in N]: V }
-      : { [K in N]?: V }
-    : 'optional' extends keyof O
-      ? { [K in N]?: V }
-      : { [K in N]: V }
-) extends infer F
-  ? RequestedSchemaBuilder<{ [K in keyof (T & F)]: (T & F)[K] } & {}>
-  : never;
+import { copyJson, count, finite, ordered, STRING_FORMATS } from './requested-schema-field.checks.js';
 
 declare const contentType: unique symbol;
 
@@ -47,11 +22,11 @@ export class RequestedSchemaBuilder<T = {}> {
   private readonly requiredNames: string[] = [];
 
   /** A free-text field, optionally constrained in length or format. */
-  string<N extends string, const O extends StringFieldOptions = {}>(
+  string<N extends string, const O extends RequestedSchemaBuilder.StringFieldOptions = {}>(
     name: N,
     options?: O,
-  ): NextRequestedSchemaBuilder<T, N, string, O> {
-    const o: StringFieldOptions = options ?? {};
+  ): RequestedSchemaBuilder.Next<T, N, string, O> {
+    const o: RequestedSchemaBuilder.StringFieldOptions = options ?? {};
     const min = count(o.minLength, 'minLength', name);
     const max = count(o.maxLength, 'maxLength', name);
     ordered(min, max, 'minLength', 'maxLength', name);
@@ -76,27 +51,27 @@ export class RequestedSchemaBuilder<T = {}> {
   }
 
   /** A number field (fractions allowed). */
-  number<N extends string, const O extends NumberFieldOptions = {}>(
+  number<N extends string, const O extends RequestedSchemaBuilder.NumberFieldOptions = {}>(
     name: N,
     options?: O,
-  ): NextRequestedSchemaBuilder<T, N, number, O> {
+  ): RequestedSchemaBuilder.Next<T, N, number, O> {
     return this.numeric('number', name, options ?? {});
   }
 
   /** A whole-number field. */
-  integer<N extends string, const O extends NumberFieldOptions = {}>(
+  integer<N extends string, const O extends RequestedSchemaBuilder.NumberFieldOptions = {}>(
     name: N,
     options?: O,
-  ): NextRequestedSchemaBuilder<T, N, number, O> {
+  ): RequestedSchemaBuilder.Next<T, N, number, O> {
     return this.numeric('integer', name, options ?? {});
   }
 
   /** A yes/no field. */
-  boolean<N extends string, const O extends BooleanFieldOptions = {}>(
+  boolean<N extends string, const O extends RequestedSchemaBuilder.BooleanFieldOptions = {}>(
     name: N,
     options?: O,
-  ): NextRequestedSchemaBuilder<T, N, boolean, O> {
-    const o: BooleanFieldOptions = options ?? {};
+  ): RequestedSchemaBuilder.Next<T, N, boolean, O> {
+    const o: RequestedSchemaBuilder.BooleanFieldOptions = options ?? {};
     if (o.default !== undefined && typeof o.default !== 'boolean') {
       throw new Error(`Field "${name}": default must be a boolean`);
     }
@@ -108,12 +83,12 @@ export class RequestedSchemaBuilder<T = {}> {
     name: N,
     values: readonly V[],
     options?: O,
-  ): NextRequestedSchemaBuilder<T, N, V, O>;
+  ): RequestedSchemaBuilder.Next<T, N, V, O>;
   choose<
     N extends string,
     const M extends Readonly<Record<string, string>>,
     const O extends ChooseOptions<NoInfer<Extract<keyof M, string>>> = {},
-  >(name: N, values: M, options?: O): NextRequestedSchemaBuilder<T, N, Extract<keyof M, string>, O>;
+  >(name: N, values: M, options?: O): RequestedSchemaBuilder.Next<T, N, Extract<keyof M, string>, O>;
   choose(name: string, values: ChoiceValues, options?: ChooseOptions): RequestedSchemaBuilder<unknown> {
     const o: ChooseOptions = options ?? {};
     const choices = readChoices(values, name);
@@ -133,12 +108,12 @@ export class RequestedSchemaBuilder<T = {}> {
     name: N,
     values: readonly V[],
     options?: O,
-  ): NextRequestedSchemaBuilder<T, N, V[], O>;
+  ): RequestedSchemaBuilder.Next<T, N, V[], O>;
   chooseMany<
     N extends string,
     const M extends Readonly<Record<string, string>>,
     const O extends ChooseManyOptions<NoInfer<Extract<keyof M, string>>> = {},
-  >(name: N, values: M, options?: O): NextRequestedSchemaBuilder<T, N, Array<Extract<keyof M, string>>, O>;
+  >(name: N, values: M, options?: O): RequestedSchemaBuilder.Next<T, N, Array<Extract<keyof M, string>>, O>;
   chooseMany(name: string, values: ChoiceValues, options?: ChooseManyOptions): RequestedSchemaBuilder<unknown> {
     const o: ChooseManyOptions = options ?? {};
     const choices = readChoices(values, name);
@@ -176,7 +151,7 @@ export class RequestedSchemaBuilder<T = {}> {
     return schema;
   }
 
-  private numeric<R>(type: 'number' | 'integer', name: string, o: NumberFieldOptions): R {
+  private numeric<R>(type: 'number' | 'integer', name: string, o: RequestedSchemaBuilder.NumberFieldOptions): R {
     const min = finite(o.minimum, 'minimum', name);
     const max = finite(o.maximum, 'maximum', name);
     ordered(min, max, 'minimum', 'maximum', name);
@@ -194,7 +169,7 @@ export class RequestedSchemaBuilder<T = {}> {
     return this.add(name, o, { type, ...describe(o), minimum: min, maximum: max, default: o.default });
   }
 
-  private add<R>(name: string, options: FieldOptions, definition: Record<string, unknown>): R {
+  private add<R>(name: string, options: RequestedSchemaBuilder.FieldOptions, definition: Record<string, unknown>): R {
     if (typeof name !== 'string' || name === '') throw new Error('A requested field needs a non-empty name');
     if (this.fields.has(name)) throw new Error(`Field "${name}" is defined twice`);
     // Copied without the undefined members rather than deleting them: `delete` would turn the
@@ -207,26 +182,83 @@ export class RequestedSchemaBuilder<T = {}> {
   }
 }
 
-/**
- * A copy of a field definition (plain objects, arrays and primitives only, as the builder makes
- * them): far cheaper than `structuredClone`, and this runs every time a handler asks its question.
- */
-function copyJson<V>(value: V): V {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(copyJson) as V;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) out[key] = copyJson((value as Record<string, unknown>)[key]);
-  return out as V;
+// A namespace of types only, merged with the class: the options of each kind of field (what
+// `string`, `integer`, `boolean` take) and the builder each call answers.
+// eslint-disable-next-line @typescript-eslint/no-namespace
+export declare namespace RequestedSchemaBuilder {
+  /**
+   * The builder after one more field: the answer type `T` with `N: V` added, optional (`N?: V`)
+   * when the field's options `O` make it so (`optional: true`, or `optional` given as a plain
+   * boolean), and flattened into one object type so inferred answer types read naturally.
+   */
+  export type Next<T, N extends string, V, O> = (
+    O extends { readonly optional: infer P }
+      ? [P] extends [false]
+        ? { [K in N]: V }
+        : { [K in N]?: V }
+      : 'optional' extends keyof O
+        ? { [K in N]?: V }
+        : { [K in N]: V }
+  ) extends infer F
+    ? RequestedSchemaBuilder<{ [K in keyof (T & F)]: (T & F)[K] } & {}>
+    : never;
+
+  /** Formats the spec lets a string field carry; clients may render a dedicated input for them. */
+  export type StringFieldFormat = 'email' | 'uri' | 'date' | 'date-time';
+
+  /** Options every field takes. A field is required unless `optional: true`. */
+  export interface FieldOptions {
+    title?: string;
+    description?: string;
+    optional?: boolean;
+  }
+
+  export interface StringFieldOptions extends FieldOptions {
+    minLength?: number;
+    maxLength?: number;
+    format?: StringFieldFormat;
+    default?: string;
+  }
+
+  export interface NumberFieldOptions extends FieldOptions {
+    minimum?: number;
+    maximum?: number;
+    default?: number;
+  }
+
+  export interface BooleanFieldOptions extends FieldOptions {
+    default?: boolean;
+  }
 }
 
-const STRING_FORMATS = new Set<string>(['email', 'uri', 'date', 'date-time']);
+export interface ChooseOptions<V extends string = string> extends RequestedSchemaBuilder.FieldOptions {
+  default?: V;
+  /**
+   * How titled choices are sent: `'oneOf'` (default, `oneOf` of `{ const, title }`) or the deprecated
+   * `'enumNames'` form (`enum` plus a parallel `enumNames`), for clients that predate titled `oneOf`.
+   */
+  titleStyle?: 'oneOf' | 'enumNames';
+}
+
+export interface ChooseManyOptions<V extends string = string> extends RequestedSchemaBuilder.FieldOptions {
+  minItems?: number;
+  maxItems?: number;
+  default?: readonly V[];
+}
+
+/**
+ * The choices of a select field: plain values (`['s', 'm', 'l']`, sent as `enum`), or value → title
+ * (`{ s: 'Small', m: 'Medium' }`, sent as `oneOf` / `anyOf` of `{ const, title }`). Note that object
+ * keys which look like integers are listed first by JavaScript; use an array for such values.
+ */
+export type ChoiceValues = readonly string[] | Readonly<Record<string, string>>;
 
 interface Choice {
   value: string;
   title?: string;
 }
 
-function describe(o: FieldOptions): { title?: string; description?: string } {
+function describe(o: RequestedSchemaBuilder.FieldOptions): { title?: string; description?: string } {
   return { title: o.title, description: o.description };
 }
 
@@ -244,30 +276,4 @@ function readChoices(values: ChoiceValues, name: string): Choice[] {
     seen.add(c.value);
   }
   return choices;
-}
-
-function count(value: number | undefined, option: string, name: string): number | undefined {
-  if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) {
-    throw new Error(`Field "${name}": ${option} must be a non-negative integer`);
-  }
-  return value;
-}
-
-function finite(value: number | undefined, option: string, name: string): number | undefined {
-  if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value))) {
-    throw new Error(`Field "${name}": ${option} must be a finite number`);
-  }
-  return value;
-}
-
-function ordered(
-  min: number | undefined,
-  max: number | undefined,
-  minName: string,
-  maxName: string,
-  name: string,
-): void {
-  if (min !== undefined && max !== undefined && min > max) {
-    throw new Error(`Field "${name}": ${minName} is larger than ${maxName}`);
-  }
 }

@@ -3,7 +3,6 @@ import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { type McpClock, SystemClock } from '../core/mcp-clock.js';
 import { LIMIT_DEFAULTS } from '../core/mcp-limits.options.js';
 import { frozenJson } from './frozen-json.js';
-import type { McpTaskCallerCount, McpTaskQuota } from './mcp-task.quota.js';
 import { isTerminal, type McpTaskRecord } from './mcp-task.record.js';
 import { McpTaskStore } from './mcp-task.store.js';
 import { McpTaskQuotaExceededException } from './task-quota-exceeded.exception.js';
@@ -37,7 +36,7 @@ export class InMemoryTaskStore extends McpTaskStore {
     return this.tasks.size;
   }
 
-  async create(record: McpTaskRecord, quota?: McpTaskQuota): Promise<void> {
+  async create(record: McpTaskRecord, quota?: McpTaskStore.Quota): Promise<void> {
     const caller = record.caller;
     if (quota && caller !== undefined) {
       McpTaskQuotaExceededException.check(this.count(caller), quota, record.pollIntervalMs, this.clock.now());
@@ -95,7 +94,7 @@ export class InMemoryTaskStore extends McpTaskStore {
   }
 
   /** The caller's tasks, forgetting the expired ones on the way (O(its stored tasks)). */
-  private count(caller: string): McpTaskCallerCount {
+  private count(caller: string): McpTaskStore.CallerCount {
     let running = 0;
     let stored = 0;
     let oldestFinishedExpiresAt: number | undefined;

@@ -1,4 +1,4 @@
-import { McpCallAbortedError, type McpCallAbortReason } from '../protocol/mcp-call-aborted.error.js';
+import { McpCallAbortedError } from '../protocol/mcp-call-aborted.error.js';
 
 /**
  * The reason a task's handler signal is aborted with (cancelled, past its ttlMs, server shutting
@@ -8,7 +8,7 @@ import { McpCallAbortedError, type McpCallAbortReason } from '../protocol/mcp-ca
  * @publicApi
  */
 export class TaskAbortedError extends McpCallAbortedError {
-  constructor(message: string, reason: McpCallAbortReason = 'task-ended') {
+  constructor(message: string, reason: McpCallAbortedError['reason'] = 'task-ended') {
     super(message, reason);
     this.name = 'TaskAbortedError';
   }

@@ -1,18 +1,11 @@
 import { McpError } from '../protocol/mcp.error.js';
-import type { McpTaskCallerCount, McpTaskQuota } from './mcp-task.quota.js';
+import type { McpTaskStore } from './mcp-task.store.js';
 
 /**
  * The code of an exceeded rate limit (`MCP_RATE_LIMITED` of `@mocapi/nestjs/throttler`, which the
  * core cannot import): a caller at its quota retries later, as after a throttled call.
  */
 const RATE_LIMITED = -32050;
-
-/**
- * Which bound a refused task call met: one of the `limits` options.
- *
- * @publicApi
- */
-export type McpTaskQuotaLimit = 'maxRunningTasksPerCaller' | 'maxStoredTasksPerCaller';
 
 /**
  * A caller asked for a task while at one of its quotas: the rate-limit error -32050 (the caller
@@ -24,7 +17,7 @@ export type McpTaskQuotaLimit = 'maxRunningTasksPerCaller' | 'maxStoredTasksPerC
  */
 export class McpTaskQuotaExceededException extends McpError {
   constructor(
-    readonly limit: McpTaskQuotaLimit,
+    readonly limit: McpTaskStore.QuotaLimit,
     readonly retryAfterMs: number,
     max: number,
   ) {
@@ -45,7 +38,7 @@ export class McpTaskQuotaExceededException extends McpError {
    * interval (one of them may finish by then); a full store, when the caller's oldest finished task
    * expires (the poll interval when every stored task is still running).
    */
-  static check(count: McpTaskCallerCount, quota: McpTaskQuota, pollIntervalMs: number, now: number): void {
+  static check(count: McpTaskStore.CallerCount, quota: McpTaskStore.Quota, pollIntervalMs: number, now: number): void {
     if (count.running >= quota.maxRunning) {
       throw new McpTaskQuotaExceededException('maxRunningTasksPerCaller', pollIntervalMs, quota.maxRunning);
     }

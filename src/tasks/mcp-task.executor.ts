@@ -1,4 +1,4 @@
-import type { McpTaskRecord } from '../task-store/mcp-task.record.js';
+import type { McpTaskStore } from '../task-store/mcp-task.store.js';
 
 /**
  * Where a task's handler runs. An abstract class, so DI can swap it: the default
@@ -25,13 +25,13 @@ export abstract class McpTaskExecutor {
    * executor does). Rejects (with an `McpError`, e.g. a full queue) when it cannot take the task: the
    * task then fails and the request that submitted it gets the error.
    */
-  abstract submit(task: McpTaskRecord, runHere: () => void): Promise<void>;
+  abstract submit(task: McpTaskStore.TaskRecord, runHere: () => void): Promise<void>;
 
   /**
    * The task was cancelled: forget it where it waits. A running handler is aborted on whichever node
    * runs it by the cancellation itself (the task events every node hears).
    */
-  abstract cancel(task: McpTaskRecord): Promise<void>;
+  abstract cancel(task: McpTaskStore.TaskRecord): Promise<void>;
 }
 
 /**
@@ -42,7 +42,7 @@ export abstract class McpTaskExecutor {
 export class InProcessTaskExecutor extends McpTaskExecutor {
   readonly recoversLostTasks = false;
 
-  async submit(_task: McpTaskRecord, runHere: () => void): Promise<void> {
+  async submit(_task: McpTaskStore.TaskRecord, runHere: () => void): Promise<void> {
     runHere();
   }
 

@@ -7,7 +7,6 @@ import {
   type OnModuleDestroy,
   type OnModuleInit,
 } from '@nestjs/common';
-import { MrtrCallRunner } from '../calls/mrtr-call.runner.js';
 import { McpClock } from '../core/mcp-clock.js';
 import { MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
@@ -55,7 +54,6 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
   constructor(
     private readonly store: McpTaskStore,
     private readonly tools: McpToolRegistry,
-    private readonly calls: MrtrCallRunner,
     private readonly mrtr: MrtrEngine,
     private readonly clock: McpClock,
     private readonly events: McpTaskEvents,
@@ -235,7 +233,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
   /** Runs the handler under the task's scope, through the same call runner as a plain tools/call. */
   private invoke(run: TaskRun, exchange: McpExchange, scope: TaskCallScope): Promise<McpCallOutcome> {
     const handler = () => taskCallScope.run(scope, () => run.tool.handler.invoke(run.input, exchange));
-    return this.calls.invoke(run.session, exchange, handler);
+    return this.mrtr.run(run.session, exchange, handler);
   }
 
   /**

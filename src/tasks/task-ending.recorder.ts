@@ -5,7 +5,7 @@ import type { McpCallOutcome } from '../mrtr/mrtr.engine.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { boundedEnding, type TaskEnding } from '../task-store/task-payload.js';
-import { logText } from '../telemetry/log-text.js';
+import { logText } from '../protocol/log-text.js';
 import type { TaskRecordWriter } from './task-record.writer.js';
 import { askedRecord, endedRecord } from './task-transitions.js';
 

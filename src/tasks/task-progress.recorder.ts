@@ -1,6 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { JsonRpcNotification } from '../protocol/json-rpc.js';
-import { logText } from '../telemetry/log-text.js';
+import { logText } from '../protocol/log-text.js';
 import type { TaskRecordWriter } from './task-record.writer.js';
 import { progressedRecord } from './task-transitions.js';
 

@@ -1,4 +1,4 @@
-import { logText } from './log-text.js';
+import { logText } from '../protocol/log-text.js';
 
 // A line break that starts a stack frame (`    at …`), the one kind a logged stack keeps.
 const FRAME_BREAK = /\r?\n(?=[ \t]+at )/;

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { McpAuditEvent } from './mcp-audit-event.js';
-import { logText } from './log-text.js';
+import { logText } from '../protocol/log-text.js';
 
 /**
  * Receives one {@link McpAuditEvent} per finished MCP request (principal, method, target, outcome,

@@ -2,83 +2,15 @@ import { performance } from 'node:perf_hooks';
 import { isJsonObject } from '../protocol/is-json-object.js';
 import type { JsonRpcId, JsonRpcResponse } from '../protocol/json-rpc.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
-import type { McpExchange, McpTransportInfo } from '../protocol/mcp-exchange.js';
+import type { McpTransportInfo } from '../protocol/mcp-exchange.js';
 import { McpMethod } from '../protocol/mcp-methods.js';
 import { INVALID_REQUEST_STATE_MESSAGE } from '../mrtr/exceptions/invalid-request-state.exception.js';
+import type { McpAuditEvent } from './mcp-audit-event.js';
+import type { McpRequestObserver } from './mcp-request-observer.js';
 
-/**
- * How one MCP request ended, as observers see it.
- *
- * - `complete`: a result (2025-era pushed flows end here, after their in-process rounds);
- * - `input_required`: a 2026-07-28 round asked the client `inputRequests` questions;
- * - `task`: a tools/call answered with a task (the tasks extension), with its id;
- * - `tool_error`: a tools/call result with `isError: true`;
- * - `protocol_error`: a JSON-RPC error, with its code;
- * - `rejected_request_state`: a retry's requestState was refused (`-32602`, `data.reason`);
- * - `rate_limited`: a JSON-RPC error that travels with HTTP status 429;
- * - `cancelled`: a 2025-era request the client cancelled (no response was sent).
- *
- * @publicApi
- */
-export type McpRequestOutcome =
-  | { readonly kind: 'complete' }
-  | { readonly kind: 'input_required'; readonly inputRequests: number }
-  | { readonly kind: 'task'; readonly taskId: string }
-  | { readonly kind: 'tool_error' }
-  | { readonly kind: 'protocol_error'; readonly code: number }
-  | { readonly kind: 'rejected_request_state'; readonly reason: string }
-  | { readonly kind: 'rate_limited'; readonly code: number }
-  | { readonly kind: 'cancelled' };
-
-/** What a trace needs to know of a replay session (ReplaySession satisfies it). */
-export interface TracedReplay {
-  readonly isRetry: boolean;
-  readonly sealedRound?: unknown;
-  readonly flowId: string;
-}
-
-/**
- * One MCP request while it is being answered: filled in along the way (the principal and the replay
- * session by `MrtrCallRunner.begin`, the outcome at the end) and read by the observers.
- *
- * It travels explicitly, as the `trace` of the request's `McpInbound` — the object the transport
- * hands the dispatcher and every method handler already receives — rather than through a second
- * AsyncLocalStorage or a WeakMap keyed by exchange: the call scope (`mcpCallScope`) only opens inside
- * `MrtrEngine.run`, after the principal was resolved and after a requestState was refused, and one
- * more async context per request would cost on the hot path for nothing an argument cannot carry.
- *
- * @publicApi
- */
-export interface McpRequestTrace {
-  /** When the request started (ms since the epoch). */
-  readonly time: number;
-  /** `performance.now()` at the start, for the duration. */
-  readonly startedAt: number;
-  readonly transport: McpTransportInfo['kind'];
-  readonly era: 'modern' | 'legacy';
-  /** Null when the request was refused before its id could be read. */
-  readonly id: JsonRpcId | null;
-  /** Empty when the request was refused before its method could be read. */
-  readonly method: string;
-  readonly params: Readonly<Record<string, unknown>>;
-  /** Tool name or prompt name (`params.name`) or resource URI (`params.uri`). */
-  readonly target?: string;
-  protocolVersion?: string;
-  /** 2025-era sessions: the session's internal id from its sealed claims (never the token). */
-  sessionId?: string;
-  /** Undefined until resolved (MRTR calls and 2025-era sessions know it early). */
-  principal?: string | null;
-  /** The call's replay session, for its flow id. */
-  replay?: TracedReplay;
-  /** The exchange, once established (lets the principal be resolved late). */
-  exchange?: McpExchange;
-  /** 2025-era input requests pushed to the client so far. */
-  pushedInputRequests: number;
-  /** Set once the request is answered, before the observers unwind. */
-  outcome?: McpRequestOutcome;
-  /** Set when the request was refused before dispatch (see `McpAuditEvent.refused`). */
-  refused?: { readonly httpStatus?: number };
-}
+/** The names the package's own code uses for {@link McpRequestObserver.Trace} and `McpAuditEvent.outcome`. */
+export type McpRequestTrace = McpRequestObserver.Trace;
+export type McpRequestOutcome = McpAuditEvent['outcome'];
 
 const TARGETED: ReadonlySet<string> = new Set([McpMethod.ToolsCall, McpMethod.PromptsGet, McpMethod.ResourcesRead]);
 

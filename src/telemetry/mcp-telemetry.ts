@@ -9,10 +9,9 @@ import type { InputRequest } from '../protocol/wire-types.js';
 import type { McpAuditEvent } from './mcp-audit-event.js';
 import { LoggerAuditSink, McpAuditSink } from './mcp-audit.sink.js';
 import { logStack } from './log-stack.js';
-import { logText } from './log-text.js';
+import { logText } from '../protocol/log-text.js';
 import { MCP_OBSERVER_METADATA } from './mcp-observer.decorator.js';
 import type { McpRequestObserver } from './mcp-request-observer.js';
-import type { McpSessionEnd } from './mcp-session-end.js';
 import {
   flowIdOf,
   INTERNAL_OUTCOME,
@@ -168,7 +167,7 @@ export class McpTelemetry implements OnModuleInit {
   }
 
   /** A 2025-era session ended on this node. */
-  sessionEnded(session: McpSessionEnd): void {
+  sessionEnded(session: McpRequestObserver.SessionEnd): void {
     for (const observer of this.observers) {
       try {
         observer.sessionEnded?.(session);

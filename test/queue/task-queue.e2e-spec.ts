@@ -1,5 +1,5 @@
 import { Injectable, Logger, Module, type DynamicModule } from '@nestjs/common';
-import { McpTaskExecutor, type McpTaskRecord, McpTool } from '../../src/index.js';
+import { McpTaskExecutor, type McpTaskStore, McpTool } from '../../src/index.js';
 import { InProcessTaskExecutor } from '../../src/tasks/mcp-task.executor.js';
 import { McpRedisModule } from '../../src/redis/index.js';
 import { McpTaskQueueModule, type McpTaskQueueOptions } from '../../src/bullmq/index.js';
@@ -62,7 +62,7 @@ class QueueNode {}
 /** An application's own executor: runs in process, and says which tasks it was given. */
 class CountingExecutor extends InProcessTaskExecutor {
   readonly submitted: string[] = [];
-  override async submit(task: McpTaskRecord, runHere: () => void): Promise<void> {
+  override async submit(task: McpTaskStore.TaskRecord, runHere: () => void): Promise<void> {
     this.submitted.push(task.taskId);
     await super.submit(task, runHere);
   }

@@ -8,7 +8,7 @@ import { RedisFlowStore } from '../../src/redis/redis-flow.store.js';
 import { RedisTaskStore } from '../../src/redis/redis-task.store.js';
 import { RedisThrottlerStorage } from '../../src/redis/redis-throttler.storage.js';
 import type { McpTaskRecord } from '../../src/task-store/mcp-task.record.js';
-import type { McpEvent } from '../../src/index.js';
+import type { McpEventBus } from '../../src/index.js';
 import { type RedisServer, startRedis } from '../support/redis-server.js';
 
 /** The Redis stores one by one, on a real redis-server, two "nodes" being two connections. */
@@ -134,7 +134,7 @@ describe('RedisThrottlerStorage', () => {
 describe('RedisEventBus', () => {
   it('delivers every event once on every node, the publisher included', async () => {
     const [a, b] = [new RedisEventBus(await connect()), new RedisEventBus(await connect())];
-    const heard: Record<string, McpEvent[]> = { a: [], b: [] };
+    const heard: Record<string, McpEventBus.Event[]> = { a: [], b: [] };
     a.subscribe((e) => heard['a']!.push(e));
     b.subscribe((e) => heard['b']!.push(e));
     await delay(100); // both subscribed on Redis
@@ -153,7 +153,7 @@ describe('RedisEventBus', () => {
 
   it('another key prefix is another server: its events stay apart', async () => {
     const [a, other] = [new RedisEventBus(await connect('one:')), new RedisEventBus(await connect('two:'))];
-    const heard: McpEvent[] = [];
+    const heard: McpEventBus.Event[] = [];
     other.subscribe((e) => heard.push(e));
     await delay(100);
     a.publish({ kind: 'resource_updated', uri: 'test://y' });

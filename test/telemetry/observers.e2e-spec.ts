@@ -1,13 +1,6 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import { INTEGRATION_REQUEST_OBSERVER } from '../../src/core/mcp.tokens.js';
-import {
-  type McpAuditEvent,
-  McpModule,
-  McpObserver,
-  type McpRequestObserver,
-  type McpRequestTrace,
-  McpTool,
-} from '../../src/index.js';
+import { type McpAuditEvent, McpModule, McpObserver, type McpRequestObserver, McpTool } from '../../src/index.js';
 import { McpOpenTelemetryModule } from '../../src/opentelemetry/index.js';
 import { envelope, mcpHeaders, post } from '../support/raw-mcp.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/start-app.js';
@@ -30,7 +23,7 @@ class CountingObserver implements McpRequestObserver {
   readonly order: string[] = [];
   readonly finishedIds: unknown[] = [];
 
-  async around<T>(trace: McpRequestTrace, next: () => Promise<T>): Promise<T> {
+  async around<T>(trace: McpRequestObserver.Trace, next: () => Promise<T>): Promise<T> {
     this.order.push(`own ${String(trace.id)}`);
     return next();
   }

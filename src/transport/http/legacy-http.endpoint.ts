@@ -12,7 +12,7 @@ import { LEGACY_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.js';
 import { HttpLegacyChannel } from './legacy-http.channel.js';
 import type { LegacyStream } from '../../legacy/legacy-session.state.js';
 import { ResponseWriter } from './response-writer.js';
-import { logText } from '../../telemetry/log-text.js';
+import { logText } from '../../protocol/log-text.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 const SESSION_NOT_FOUND = 'Session not found: it expired or was ended; send initialize to start a new one';
@@ -35,13 +35,13 @@ export class LegacyHttpEndpoint {
     private readonly sessions: LegacySessions,
   ) {}
 
-  /** One POSTed message that the era classification sent here. */
-  async post(
-    req: IncomingMessage,
-    res: ServerResponse,
-    writer: ResponseWriter,
-    message: Record<string, unknown>,
-  ): Promise<void> {
+  /** One POSTed message (or batch) the era router sent here. */
+  async post(posted: unknown, writer: ResponseWriter): Promise<void> {
+    writer.era = 'legacy';
+    if (Array.isArray(posted)) return refuseBatch(writer, posted);
+    const message = posted as Record<string, unknown>;
+    const { res } = writer;
+    const req = res.req;
     const transport: McpTransportInfo = { kind: 'http', request: req };
     const method = message['method'];
     if (method === 'initialize') return this.initialize(writer, message, transport);
@@ -180,4 +180,15 @@ function callerOf(principal: string | null, req: IncomingMessage): string {
 function acceptsEventStream(accept: string | undefined, absentMeansYes = false): boolean {
   if (accept === undefined || accept === '') return absentMeansYes;
   return accept.includes('text/event-stream') || accept.includes('*/*') || accept.includes('text/*');
+}
+
+/**
+ * A batch from a 2025-era client (2025-03-26 allowed them): refused as a whole, with the id of its
+ * first request, so the client can tell which call failed rather than none.
+ */
+function refuseBatch(writer: ResponseWriter, batch: unknown[]): void {
+  const first = batch[0] as Record<string, unknown>;
+  if (typeof first['method'] === 'string') writer.method = first['method'];
+  const id = batch.map(requestIdOf).find((entry) => entry !== null) ?? null;
+  writer.refuseWith(400, failure(id, McpError.invalidRequest('Batch requests are not supported')).response);
 }

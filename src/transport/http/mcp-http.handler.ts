@@ -10,13 +10,14 @@ import { readBody } from './read-body.js';
 import { answerBodyError, NULL_BODY, parseBody } from './http-body.js';
 import { httpInbound } from './http-inbound.js';
 import { LegacyHttpEndpoint } from './legacy-http.endpoint.js';
-import { McpEraRouter } from '../../dispatch/mcp-era.router.js';
+import { type EraLegs, type EraRefusal, McpEraRouter } from '../../dispatch/mcp-era.router.js';
+import type { McpProtocolEra } from '../../protocol/protocol-era.js';
 import { isJsonObject } from '../../protocol/is-json-object.js';
 import { type JsonRpcId, requestIdOf } from '../../protocol/json-rpc.js';
 import { type RefusalListener, ResponseWriter } from './response-writer.js';
 import { SseKeepAlive } from './sse-keep-alive.js';
 import { logStack } from '../../telemetry/log-stack.js';
-import { logText } from '../../telemetry/log-text.js';
+import { logText } from '../../protocol/log-text.js';
 import { McpTelemetry } from '../../telemetry/mcp-telemetry.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../../core/mcp-server.options.js';
 import { MCP_HTTP_OPTIONS, type ResolvedMcpHttpOptions } from './mcp-http.options.js';
@@ -32,7 +33,7 @@ const ALLOW_ALL = { allow: 'GET, POST, DELETE' } as const;
  * dispatch, then a JSON body or a per-request SSE stream.
  */
 @Injectable()
-export class McpHttpHandler {
+export class McpHttpHandler implements EraLegs<ResponseWriter> {
   private readonly logger = new Logger('McpHttp');
   private readonly originPolicy: OriginPolicy;
   private readonly keepAlive: SseKeepAlive;
@@ -42,7 +43,7 @@ export class McpHttpHandler {
     @Inject(MCP_HTTP_OPTIONS) http: ResolvedMcpHttpOptions,
     @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
     private readonly dispatcher: McpDispatcher,
-    private readonly legacy: LegacyHttpEndpoint,
+    private readonly legacyEndpoint: LegacyHttpEndpoint,
     private readonly eras: McpEraRouter,
     @Inject(MCP_HTTP_AUTHENTICATOR) private readonly authenticator: McpHttpAuthenticator | null,
   ) {
@@ -73,8 +74,8 @@ export class McpHttpHandler {
       if (!this.admitted(req, writer)) return;
       if (this.authenticator) await this.authenticator.authenticate(req, res);
       if (writer.closed) return;
-      if (req.method === 'DELETE') await this.legacy.delete(req, writer);
-      else await this.legacy.get(req, res, writer);
+      if (req.method === 'DELETE') await this.legacyEndpoint.delete(req, writer);
+      else await this.legacyEndpoint.get(req, res, writer);
     } catch (error) {
       this.unexpected(writer, error);
     }
@@ -106,9 +107,9 @@ export class McpHttpHandler {
 
   /**
    * Handles one POST. `body` is what the framework already read (a Buffer, or a parsed value when
-   * a JSON parser ran first); undefined means the stream is still unread and we read it. The
-   * message goes to the leg of its era (the era router's answer); a failure of the leg is answered
-   * with the request's id.
+   * a JSON parser ran first); undefined means the stream is still unread and we read it. The era
+   * router hands the message to the leg of its era ({@link modern}, {@link legacy}) or has it
+   * refused; a failure of the leg is answered with the request's id.
    */
   async handle(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
     const writer = this.writerFor(res);
@@ -135,41 +136,31 @@ export class McpHttpHandler {
         );
         return writer.refuseWith(406, failure(requestIdOf(message), error).response);
       }
-      const versionHeader = headers['mcp-protocol-version'];
-      const version = typeof versionHeader === 'string' ? versionHeader : undefined;
-      if (Array.isArray(message)) {
-        const first = this.eras.route(message[0], version);
-        if (first.era === 'legacy' && first.served) return this.refuseLegacyBatch(writer, message);
-      }
+      const version = headers['mcp-protocol-version'];
       if (isJsonObject(message) && typeof message['method'] === 'string') writer.method = message['method'];
-      const route = this.eras.route(message, version);
-      if (route.era === 'legacy') {
-        writer.era = 'legacy';
-        if (!route.served) return this.refuseLegacy(writer, message as Record<string, unknown>);
-        return await this.legacy.post(req, res, writer, message as Record<string, unknown>);
-      }
-      if (!route.served && isJsonObject(message)) {
-        const error = this.eras.modernRequest(message);
-        return writer.refuseWith(error.httpStatus, failure(requestIdOf(message), error).response);
-      }
-      const outcome = await this.dispatcher.dispatch(message, httpInbound(req, res, writer));
-      if (outcome) writer.respond(outcome.status, outcome.response, outcome.headers);
-      else writer.plain(202, {});
+      await this.eras.route(message, typeof version === 'string' ? version : undefined, this, writer);
     } catch (error) {
       this.unexpected(writer, error, message === undefined ? null : requestIdOf(message));
     }
   }
 
-  /**
-   * A batch from a 2025-era client (2025-03-26 allowed them): refused as a whole, with the id of its
-   * first request, so the client can tell which call failed rather than none.
-   */
-  private refuseLegacyBatch(writer: ResponseWriter, batch: unknown[]): void {
-    writer.era = 'legacy';
-    const first = batch[0] as Record<string, unknown>;
-    if (typeof first['method'] === 'string') writer.method = first['method'];
-    const id = batch.map(requestIdOf).find((entry) => entry !== null) ?? null;
-    writer.refuseWith(400, failure(id, McpError.invalidRequest('Batch requests are not supported')).response);
+  /** The 2026-07-28 leg: the dispatcher's outcome written as JSON (or the stream it opened), 202 for a notification. */
+  async modern(message: unknown, writer: ResponseWriter): Promise<void> {
+    const outcome = await this.dispatcher.dispatch(message, httpInbound(writer.res.req, writer.res, writer));
+    if (outcome) writer.respond(outcome.status, outcome.response, outcome.headers);
+    else writer.plain(202, {});
+  }
+
+  /** The 2025-era leg: the session's endpoint. */
+  legacy(message: unknown, writer: ResponseWriter): Promise<void> {
+    return this.legacyEndpoint.post(message, writer);
+  }
+
+  /** A message of an era this endpoint does not serve: its refusal, or 202 for a 2025-era notification. */
+  refuse(refusal: EraRefusal | undefined, era: McpProtocolEra, writer: ResponseWriter): void {
+    writer.era = era;
+    if (!refusal) return writer.plain(202, {});
+    writer.refuseWith(refusal.error.httpStatus, failure(refusal.id, refusal.error).response);
   }
 
   /** Origin and Host checks (DNS-rebinding protection) of every method; false once refused. */
@@ -183,16 +174,6 @@ export class McpHttpHandler {
       return false;
     }
     return true;
-  }
-
-  /** A 2025-era message on an endpoint that serves 2026-07-28 only. */
-  private refuseLegacy(writer: ResponseWriter, message: Record<string, unknown>): void {
-    const method = message['method'];
-    if (typeof method !== 'string')
-      return writer.refuse(400, 'Bad Request: JSON-RPC responses cannot be posted to this endpoint');
-    if (!('id' in message)) return writer.plain(202, {});
-    const error = this.eras.legacyRequest(method, message['params']);
-    writer.refuseWith(error.httpStatus, failure(requestIdOf(message), error).response);
   }
 
   /** A failure nobody answered yet; `id` is the request's, when the body was a request. */

@@ -8,7 +8,7 @@ import type { LegacyDispatcher } from '../../legacy/legacy.dispatcher.js';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/json-rpc.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { LEGACY_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.js';
-import { logText } from '../../telemetry/log-text.js';
+import { logText } from '../../protocol/log-text.js';
 
 const STDIO = Object.freeze({ kind: 'stdio' } as const);
 

@@ -20,7 +20,7 @@ import { McpCallAbortedError } from '../../protocol/mcp-call-aborted.error.js';
 import { LIMIT_DEFAULTS } from '../../core/mcp-limits.options.js';
 import { StdioBacklog, type StdioOutgoingMessage } from './stdio-backlog.js';
 import { logStack } from '../../telemetry/log-stack.js';
-import { logText } from '../../telemetry/log-text.js';
+import { logText } from '../../protocol/log-text.js';
 import { toWireJson } from '../../protocol/wire-json.js';
 
 const STDIO = Object.freeze({ kind: 'stdio' } as const);
@@ -138,7 +138,7 @@ export class McpStdioConnection {
     }
     const { message } = line;
     if (this.era === undefined && isJsonObject(message) && message['jsonrpc'] === '2.0') {
-      const route = this.options.legacy?.eras.route(message) ?? { era: 'modern', served: true };
+      const route = this.options.legacy?.eras.classify(message) ?? { era: 'modern', served: true };
       this.era = route.era;
       this.served = route.served;
       if (this.era === 'legacy')
