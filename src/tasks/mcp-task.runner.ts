@@ -29,7 +29,7 @@ import { RunningTaskTracker } from './running-task.tracker.js';
 import { checkTaskCall, newTaskRecord, type TaskCall, type TaskRun } from './task-call.js';
 import { StartableTaskScope, type TaskCallScope, taskCallScope, taskScope } from './task-call.scope.js';
 import { TaskEndingRecorder } from './task-ending.recorder.js';
-import { TaskExchange, type TaskExchangeCall } from './task-exchange.js';
+import { taskExchange, type TaskExchangeCall } from './task-exchange.js';
 import { TaskProgressRecorder } from './task-progress.recorder.js';
 import { TaskRecordWriter } from './task-record.writer.js';
 import { type TaskReplay, taskReplay } from './task-replay.js';
@@ -126,7 +126,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
       (record) => this.running.track(record, controller),
     );
     const signal = AbortSignal.any([call.exchange.signal, controller.signal]);
-    const exchange = new TaskExchange(call.exchange, signal, scope, this.progress);
+    const exchange = taskExchange(call.exchange, signal, scope, this.progress);
     const run = this.invoke(call, exchange, scope);
     const first = await Promise.race([run.then((outcome) => ({ outcome })), scope.started.then((task) => ({ task }))]);
     if ('task' in first) this.follow(first.task.taskId, controller, call.session, run);
@@ -185,7 +185,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
     if (interrupt.aborted) stop();
     const interrupted = whenShutDown(controller.signal).then(() => 'interrupted' as const);
     const scope = taskScope(taskId);
-    const exchange = new TaskExchange(
+    const exchange = taskExchange(
       queuedTaskExchange(record, controller.signal),
       controller.signal,
       scope,
@@ -264,7 +264,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
   private launch(record: McpTaskRecord, request: McpExchange, run: TaskRun, call?: TaskExchangeCall): void {
     const controller = this.running.track(record);
     const scope = taskScope(record.taskId);
-    const exchange = new TaskExchange(request, controller.signal, scope, this.progress, call);
+    const exchange = taskExchange(request, controller.signal, scope, this.progress, call);
     this.follow(record.taskId, controller, run.session, this.invoke(run, exchange, scope));
   }
 

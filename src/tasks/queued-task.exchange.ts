@@ -1,3 +1,5 @@
+import { McpInbound } from '../calls/mcp-inbound.js';
+import { RequestExchange } from '../calls/request-exchange.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import type { McpTaskRecord } from '../task-store/mcp-task.record.js';
 import type { ClientCapabilities } from '../protocol/wire-types.js';
@@ -9,16 +11,20 @@ import type { ClientCapabilities } from '../protocol/wire-types.js';
  * through the task exchange around this one).
  */
 export function queuedTaskExchange(record: McpTaskRecord, signal: AbortSignal): McpExchange {
-  return Object.freeze({
-    id: record.taskId,
-    method: 'tools/call',
-    params: Object.freeze({ name: record.tool, arguments: record.arguments }),
-    protocolVersion: record.protocolVersion,
-    clientCapabilities: record.clientCapabilities as Readonly<ClientCapabilities>,
-    transport: QUEUE,
-    signal,
-    notify: () => undefined,
-  });
+  const inbound = new McpInbound({ transport: QUEUE, signal: () => signal, notify: () => undefined });
+  return new RequestExchange(
+    {
+      id: record.taskId,
+      method: 'tools/call',
+      params: Object.freeze({ name: record.tool, arguments: record.arguments }),
+      protocolVersion: record.protocolVersion,
+      clientCapabilities: record.clientCapabilities as Readonly<ClientCapabilities>,
+      clientInfo: undefined,
+      logLevel: undefined,
+      progressToken: undefined,
+    },
+    inbound,
+  );
 }
 
 const QUEUE = Object.freeze({ kind: 'queue' as const });

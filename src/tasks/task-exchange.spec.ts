@@ -1,7 +1,7 @@
 import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import type { TaskCallScope } from './task-call.scope.js';
-import { TaskExchange } from './task-exchange.js';
+import { taskExchange } from './task-exchange.js';
 import type { TaskProgressRecorder } from './task-progress.recorder.js';
 
 function request(sent: JsonRpcNotification[]): McpExchange {
@@ -38,14 +38,14 @@ const progress = (n: number): JsonRpcNotification => ({
   params: { progressToken: 'p-1', progress: n },
 });
 
-describe('TaskExchange', () => {
+describe('taskExchange', () => {
   it('is the request with the task signal; notifications go to the request until the call is a task, then to its progress', () => {
     const sent: JsonRpcNotification[] = [];
     const recorded: [string, JsonRpcNotification][] = [];
     const base = request(sent);
     const signal = new AbortController().signal;
     const scope = new Scope();
-    const exchange = new TaskExchange(base, signal, scope, recorder(recorded));
+    const exchange = taskExchange(base, signal, scope, recorder(recorded));
 
     expect(exchange).toMatchObject({
       id: 7,
@@ -82,21 +82,15 @@ describe('TaskExchange', () => {
       protocolVersion: '2026-07-28',
       clientCapabilities: { sampling: {} },
     };
-    const exchange = new TaskExchange(
-      { ...base, method: 'tasks/update', id: 9 },
-      base.signal,
-      scope,
-      recorder([]),
-      call,
-    );
+    const exchange = taskExchange({ ...base, method: 'tasks/update', id: 9 }, base.signal, scope, recorder([]), call);
     expect(exchange).toMatchObject({ ...call, id: 9, transport: base.transport, progressToken: 'task-1' });
     expect(exchange.logLevel).toBeUndefined();
   });
 
   it('is frozen, and every one has the same shape', () => {
-    const a = new TaskExchange(request([]), new AbortController().signal, new Scope(), recorder([]));
+    const a = taskExchange(request([]), new AbortController().signal, new Scope(), recorder([]));
     const { clientInfo: _info, logLevel: _level, progressToken: _token, ...bare } = request([]);
-    const b = new TaskExchange(bare as McpExchange, new AbortController().signal, new Scope(), recorder([]));
+    const b = taskExchange(bare as McpExchange, new AbortController().signal, new Scope(), recorder([]));
     expect(Object.isFrozen(a)).toBe(true);
     expect(() => ((a as { method: string }).method = 'x')).toThrow(TypeError);
     expect(Object.keys(b)).toEqual(Object.keys(a));

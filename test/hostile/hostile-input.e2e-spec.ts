@@ -1,32 +1,21 @@
 import { connect } from 'node:net';
-import { CapturingLogger, startMrtrApp } from '../mrtr/mrtr-app.js';
 import { envelope, mcpHeaders, post, rpc } from '../support/raw-mcp.js';
-import { ADAPTERS, type RunningApp } from '../support/start-app.js';
+import { ADAPTERS } from '../support/start-app.js';
 import { LegacyWire } from '../legacy/legacy-wire.js';
-import { hostileModule } from './hostile.fixtures.js';
+import { useHostileApp } from './hostile.fixtures.js';
 
 const deep = (levels: number): unknown => JSON.parse(`${'{"child":'.repeat(levels)}{"name":"x"}${'}'.repeat(levels)}`);
 const STACK = /\n\s+at\s|node_modules|\.ts:\d+/;
 
 describe.each(ADAPTERS)('hostile input, on %s', (adapter) => {
-  let server: RunningApp;
-  const logger = new CapturingLogger();
-  beforeAll(async () => {
-    server = await startMrtrApp(hostileModule(), adapter, { logger });
-  });
-  afterAll(() => server.close());
-  afterEach(() => {
-    // Nothing a client sends may produce an ERROR log line (or a stack in the log).
-    expect(logger.errors).toEqual([]);
-  });
-
-  const call = (name: string, extra: Record<string, unknown>, caps: Record<string, unknown> = {}) =>
-    rpc(server.url, 'tools/call', { name, ...extra }, { capabilities: caps });
+  // Nothing a client sends may produce an ERROR log line (or a stack in the log): checked after each test.
+  const hostile = useHostileApp(adapter);
+  const { call } = hostile;
 
   it('arguments nested 10,000 deep → -32602 (400) before any DTO transform, and the server goes on', async () => {
     const nested = `${'{"child":'.repeat(10_000)}{"name":"x"}${'}'.repeat(10_000)}`;
     const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"tree","arguments":{"root":${nested}},"_meta":${JSON.stringify(envelope())}}}`;
-    const r = await post(server.url, body, mcpHeaders('tools/call', 'tree'));
+    const r = await post(hostile.server.url, body, mcpHeaders('tools/call', 'tree'));
     expect([r.status, r.json.error.code]).toEqual([400, -32602]);
     expect(r.json.error.message).toBe('params is nested deeper than 32 levels');
     expect(r.text).not.toMatch(STACK);
@@ -36,7 +25,7 @@ describe.each(ADAPTERS)('hostile input, on %s', (adapter) => {
 
   it('1e400 in an argument → -32602 saying the number is out of range, no internal text', async () => {
     const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"tree","arguments":{"root":{"name":"a"},"weight":1e400},"_meta":${JSON.stringify(envelope())}}}`;
-    const r = await post(server.url, body, mcpHeaders('tools/call', 'tree'));
+    const r = await post(hostile.server.url, body, mcpHeaders('tools/call', 'tree'));
     expect([r.status, r.json.error.code, r.json.id]).toEqual([400, -32602, 7]);
     expect(r.json.error.message).toContain('outside the range JSON numbers can carry');
     expect(r.text).not.toContain('canonicalJson');
@@ -46,7 +35,7 @@ describe.each(ADAPTERS)('hostile input, on %s', (adapter) => {
     const answers = await call('ask_model', { inputResponses: { 'sample-1': deep(100) } }, { sampling: {} });
     expect(answers.json.error.code).toBe(-32602);
     const meta = await post(
-      server.url,
+      hostile.server.url,
       { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: { ...envelope(), extra: deep(50) } } },
       mcpHeaders('tools/list'),
     );
@@ -110,7 +99,7 @@ describe.each(ADAPTERS)('hostile input, on %s', (adapter) => {
   });
 
   it('a client that aborts its upload leaves no ERROR in the log', async () => {
-    const { port } = new URL(server.url);
+    const { port } = new URL(hostile.server.url);
     await new Promise<void>((resolve) => {
       const socket = connect(Number(port), '127.0.0.1', () => {
         socket.write(
@@ -122,11 +111,11 @@ describe.each(ADAPTERS)('hostile input, on %s', (adapter) => {
       socket.on('error', () => undefined);
     });
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect((await rpc(server.url, 'tools/list')).status).toBe(200);
+    expect((await rpc(hostile.server.url, 'tools/list')).status).toBe(200);
   });
 
   it('2025-era sessions get the same bounds, on params and on answers to pushed requests', async () => {
-    const wire = await LegacyWire.open(server.url, { sampling: {} });
+    const wire = await LegacyWire.open(hostile.server.url, { sampling: {} });
     const r = await wire.request('tools/call', { name: 'tree', arguments: { root: deep(1_000) } });
     expect(r.json.error.code).toBe(-32602);
     const stream = await wire.stream('tools/call', { name: 'ask_model' }, 'deep');

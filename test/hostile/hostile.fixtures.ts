@@ -9,6 +9,9 @@ import {
   McpProperty,
   McpTool,
 } from '../../src/index.js';
+import { CapturingLogger, startMrtrApp } from '../mrtr/mrtr-app.js';
+import { rpc } from '../support/raw-mcp.js';
+import type { AdapterKind, RunningApp } from '../support/start-app.js';
 
 class Node {
   @IsString() name!: string;
@@ -115,4 +118,33 @@ export function hostileModule(options: Partial<McpModuleOptions> = {}): DynamicM
   })
   class HostileModule {}
   return { module: HostileModule };
+}
+
+/** The hostile-input app of one describe block, and a raw `tools/call` on it. */
+export interface HostileApp {
+  readonly server: RunningApp;
+  call(name: string, extra: Record<string, unknown>, caps?: Record<string, unknown>): ReturnType<typeof rpc>;
+}
+
+/**
+ * Starts the hostile-input app on `adapter` once for the enclosing describe block (its hooks are
+ * registered here) and checks after each test that nothing a client sent produced an ERROR log
+ * line (or a stack in the log).
+ */
+export function useHostileApp(adapter: AdapterKind): HostileApp {
+  const logger = new CapturingLogger();
+  let running: RunningApp | undefined;
+  beforeAll(async () => {
+    running = await startMrtrApp(hostileModule(), adapter, { logger });
+  });
+  afterAll(() => running?.close());
+  afterEach(() => {
+    expect(logger.errors).toEqual([]);
+  });
+  return {
+    get server(): RunningApp {
+      return running!;
+    },
+    call: (name, extra, caps = {}) => rpc(running!.url, 'tools/call', { name, ...extra }, { capabilities: caps }),
+  };
 }

@@ -1,27 +1,15 @@
-import { CapturingLogger, startMrtrApp } from '../mrtr/mrtr-app.js';
-import { rpc } from '../support/raw-mcp.js';
-import { ADAPTERS, type RunningApp } from '../support/start-app.js';
-import { HostileProbe, hostileModule } from '../hostile/hostile.fixtures.js';
+import { ADAPTERS } from '../support/start-app.js';
+import { HostileProbe, useHostileApp } from '../hostile/hostile.fixtures.js';
 
 // tools/call (src/methods/tools.methods.ts): a tool's timeout. The app is the hostile-input one,
 // whose `slow` tool waits 5 s unless aborted and has a 200 ms timeout.
 describe.each(ADAPTERS)('tools/call past the tool timeout, on %s', (adapter) => {
-  let server: RunningApp;
-  const logger = new CapturingLogger();
-  beforeAll(async () => {
-    server = await startMrtrApp(hostileModule(), adapter, { logger });
-  });
-  afterAll(() => server.close());
-  afterEach(() => {
-    // Nothing a client sends may produce an ERROR log line (or a stack in the log).
-    expect(logger.errors).toEqual([]);
-  });
-
-  const call = (name: string, extra: Record<string, unknown>, caps: Record<string, unknown> = {}) =>
-    rpc(server.url, 'tools/call', { name, ...extra }, { capabilities: caps });
+  // Nothing a client sends may produce an ERROR log line (or a stack in the log): checked after each test.
+  const hostile = useHostileApp(adapter);
+  const { call } = hostile;
 
   it('a tool past its timeout answers isError and its signal is aborted', async () => {
-    const probe = server.app.get(HostileProbe);
+    const probe = hostile.server.app.get(HostileProbe);
     const r = await call('slow', { arguments: {} });
     expect(r.json.result).toMatchObject({
       isError: true,
