@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 
-import { ExactlyOnceCompletion } from '../src/calls/exactly-once.completion.js';
+import { ExactlyOnceCompletion } from '../src/calls/exactly-once-completion.js';
 import { resolveMcpOptions } from '../src/mcp.options.js';
 import { InMemoryFlowStore } from '../src/mrtr/in-memory-flow.store.js';
 import { SystemClock } from '../src/core/mcp-clock.js';

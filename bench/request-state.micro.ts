@@ -14,9 +14,9 @@ import { isDeepStrictEqual } from 'node:util';
 
 import { createRequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
 
-import { AesGcmRequestStateCodec } from '../src/mrtr/aes-gcm-request-state.codec.js';
+import { AesGcmRequestStateCodec } from '../src/mrtr/aes-gcm-request-state-codec.js';
 import { SystemClock } from '../src/core/mcp-clock.js';
-import type { RequestStatePayload } from '../src/mrtr/request-state.payload.js';
+import type { RequestStatePayload } from '../src/mrtr/request-state-payload.js';
 import { renderMicro, type MicroRow } from './harness/micro-report.js';
 import { BENCH_MRTR_SECRET } from './shared/bench-spec.js';
 

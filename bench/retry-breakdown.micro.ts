@@ -16,10 +16,10 @@
 import { pathToFileURL } from 'node:url';
 
 import { SystemClock } from '../src/core/mcp-clock.js';
-import { AesGcmRequestStateCodec } from '../src/mrtr/aes-gcm-request-state.codec.js';
-import { ElicitationContext } from '../src/mrtr/elicitation.context.js';
+import { AesGcmRequestStateCodec } from '../src/mrtr/aes-gcm-request-state-codec.js';
+import { ElicitationContext } from '../src/mrtr/elicitation-context.js';
 import { resolveMrtrOptions } from '../src/mrtr/mcp-mrtr.options.js';
-import { type MrtrCall, MrtrEngine } from '../src/mrtr/mrtr.engine.js';
+import { type MrtrCall, MrtrEngine } from '../src/mrtr/mrtr-engine.js';
 import type { McpExchange } from '../src/protocol/mcp-exchange.js';
 import { BENCH_MRTR_SECRET, CONFIRM_ADD_TOOL } from './shared/bench-spec.js';
 

@@ -39,13 +39,13 @@ export type { StandardSchemaV1 } from './schema/standard-schema.js';
 export { McpRegistrar } from './discovery/mcp-registrar.js';
 export { McpExecutionContext } from './discovery/mcp-execution-context.js';
 export type { McpRequestContext } from './discovery/mcp-request-context.js';
-export { clientRendersApps } from './discovery/mcp-apps.support.js';
-export { McpProgressReporter } from './calls/mcp-progress.reporter.js';
-export { McpClientLogger } from './calls/mcp-client.logger.js';
+export { clientRendersApps } from './discovery/mcp-apps-support.js';
+export { McpProgressReporter } from './calls/mcp-progress-reporter.js';
+export { McpClientLogger } from './calls/mcp-client-logger.js';
 export { McpCallAbortedError, isCallAborted } from './protocol/mcp-call-aborted.error.js';
 
 // Elicitation, sampling and roots (stateless, by replay).
-export { ElicitationContext } from './mrtr/elicitation.context.js';
+export { ElicitationContext } from './mrtr/elicitation-context.js';
 export {
   InputBatchBuilder,
   PlannedInput,
@@ -53,33 +53,33 @@ export {
   type ElicitAnswer,
   type UrlElicitAnswer,
   type InputRequestOptions,
-} from './mrtr/input-batch.builder.js';
+} from './mrtr/input-batch-builder.js';
 export {
   RequestedSchemaBuilder,
   type ChooseOptions,
   type ChooseManyOptions,
   type ChoiceValues,
-} from './schema/requested-schema.builder.js';
+} from './schema/requested-schema-builder.js';
 export type { ChangedQuestionPolicy } from './mrtr/replay-session.js';
 export { InputRequiredException, isInputRequired } from './mrtr/exceptions/input-required.exception.js';
 export { McpFlowStore, type FlowClaim } from './mrtr/mcp-flow.store.js';
 
 // Tasks.
-export { McpTaskContext } from './tasks/mcp-task.context.js';
+export { McpTaskContext } from './tasks/mcp-task-context.js';
 export { McpTaskStore } from './task-store/mcp-task.store.js';
 export { TaskAbortedError } from './task-store/task-aborted.error.js';
-export { McpTaskExecutor } from './tasks/mcp-task.executor.js';
+export { McpTaskExecutor } from './tasks/mcp-task-executor.js';
 export { McpTaskQuotaExceededException } from './task-store/task-quota-exceeded.exception.js';
 
 // Who calls, and the seams of several nodes.
-export { McpPrincipalSource } from './core/mcp-principal.source.js';
+export { McpPrincipalSource } from './core/mcp-principal-source.js';
 export { McpHttpAuthenticator } from './transport/http/mcp-http-authenticator.js';
 export { McpHttpChallenge } from './protocol/mcp-http-challenge.js';
 export { McpEventBus } from './events/mcp-event-bus.js';
-export { McpSessionBackplane } from './legacy/mcp-session.backplane.js';
+export { McpSessionBackplane } from './legacy/mcp-session-backplane.js';
 
 // Observability.
-export { McpAuditSink } from './telemetry/mcp-audit.sink.js';
+export { McpAuditSink } from './telemetry/mcp-audit-sink.js';
 export type { McpAuditEvent } from './telemetry/mcp-audit-event.js';
 export type { McpRequestObserver } from './telemetry/mcp-request-observer.js';
 export { McpObserver } from './telemetry/mcp-observer.decorator.js';

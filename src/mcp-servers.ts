@@ -8,7 +8,7 @@ import { McpResourceRegistry } from './discovery/mcp-resource.registry.js';
 import { McpServerExtensions } from './discovery/mcp-server-extensions.js';
 import { McpToolRegistry } from './discovery/mcp-tool.registry.js';
 import { MCP_SERVER_IS_GLOBAL } from './mcp.module-definition.js';
-import { McpTaskRunner } from './tasks/mcp-task.runner.js';
+import { McpTaskRunner } from './tasks/mcp-task-runner.js';
 
 /**
  * One MCP server of the application (one `McpModule.forRoot`): its path, its name and its registrar.

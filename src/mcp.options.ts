@@ -1,11 +1,11 @@
 import type { Type } from '@nestjs/common';
-import type { McpPrincipalSource } from './core/mcp-principal.source.js';
+import type { McpPrincipalSource } from './core/mcp-principal-source.js';
 import type { McpFlowStore } from './mrtr/mcp-flow.store.js';
 import type { McpTaskStore } from './task-store/mcp-task.store.js';
-import type { McpTaskExecutor } from './tasks/mcp-task.executor.js';
-import type { McpAuditSink } from './telemetry/mcp-audit.sink.js';
+import type { McpTaskExecutor } from './tasks/mcp-task-executor.js';
+import type { McpAuditSink } from './telemetry/mcp-audit-sink.js';
 import type { McpEventBus } from './events/mcp-event-bus.js';
-import type { McpSessionBackplane } from './legacy/mcp-session.backplane.js';
+import type { McpSessionBackplane } from './legacy/mcp-session-backplane.js';
 import type { McpHttpAuthenticator } from './transport/http/mcp-http-authenticator.js';
 import { Logger } from '@nestjs/common';
 import { LIMITS, type McpLimitsOptions, type ResolvedMcpLimits, resolveLimits } from './core/mcp-limits.options.js';

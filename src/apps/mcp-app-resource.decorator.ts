@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import type { McpUiResourceDeclarations } from './mcp-ui-resource.meta.js';
+import type { McpUiResourceDeclarations } from './mcp-ui-resource-meta.js';
 
 /** Read by `McpAppsModule` at startup (the core explorer does not see app resources). */
 export const MCP_APP_RESOURCE_METADATA = 'mocapi:app-resource';

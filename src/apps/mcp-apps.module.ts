@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { McpAppsInstaller } from './mcp-apps.installer.js';
+import { McpAppsInstaller } from './mcp-apps-installer.js';
 import { MCP_APPS_CONFIG, MCP_APPS_MODULE_OPTIONS, McpAppsConfigurableModule } from './mcp-apps.module-definition.js';
 import { type McpAppsOptions, resolveMcpAppsOptions } from './mcp-apps.options.js';
 

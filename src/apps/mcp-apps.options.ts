@@ -1,5 +1,5 @@
 import { attachedServer } from '../mcp-servers.js';
-import type { McpUiResourceDeclarations } from './mcp-ui-resource.meta.js';
+import type { McpUiResourceDeclarations } from './mcp-ui-resource-meta.js';
 
 /**
  * An MCP App served from a built file, e.g. the single HTML file of a Vite build with

@@ -2,12 +2,12 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { exportJWK, generateKeyPair } from 'jose';
 import { errors, Provider } from 'oidc-provider';
-import { AuthorizationServerHandler } from './authorization-server.handler.js';
-import { mountOnExpress, mountOnFastify } from './authorization-server.mount.js';
+import { AuthorizationServerHandler } from './authorization-server-handler.js';
+import { mountOnExpress, mountOnFastify } from './authorization-server-mount.js';
 import { McpAuthorizationStore } from './mcp-authorization.store.js';
 import { MCP_AUTHORIZATION_SERVER_CONFIG } from './mcp-authorization-server.module-definition.js';
 import type { ResolvedMcpAuthorizationServerOptions } from './mcp-authorization-server.options.js';
-import { defaultScopes, providerConfiguration } from './oidc-provider.configuration.js';
+import { defaultScopes, providerConfiguration } from './oidc-provider-configuration.js';
 import { UpstreamAccounts } from './upstream-accounts.js';
 import { UpstreamSignIn } from './upstream-sign-in.js';
 

@@ -1,7 +1,7 @@
 import * as client from 'openid-client';
 import type { McpAuthorizationStore } from './mcp-authorization.store.js';
 import type { ResolvedMcpAuthorizationServerOptions } from './mcp-authorization-server.options.js';
-import { AuthorizationServerPath } from './authorization-server.routes.js';
+import { AuthorizationServerPath } from './authorization-server-routes.js';
 import type { UpstreamUser } from './upstream-accounts.js';
 
 /** A sign-in sent upstream, kept until the user comes back (by its `state`). */

@@ -1,15 +1,15 @@
 import { Global, Module, type Provider } from '@nestjs/common';
 import { INTEGRATION_TASK_EXECUTOR } from '../core/mcp.tokens.js';
-import { INTEGRATION_TASK_QUEUE_HEALTH_PROBE, pingProbe } from '../core/mcp-health.probe.js';
-import { BullmqTaskExecutor } from './bullmq-task.executor.js';
+import { INTEGRATION_TASK_QUEUE_HEALTH_PROBE, pingProbe } from '../core/mcp-health-probe.js';
+import { BullmqTaskExecutor } from './bullmq-task-executor.js';
 import {
   MCP_TASK_QUEUE_CONFIG,
   MCP_TASK_QUEUE_MODULE_OPTIONS,
   McpTaskQueueConfigurableModule,
 } from './mcp-task-queue.module-definition.js';
 import { type McpTaskQueueOptions, resolveMcpTaskQueueOptions } from './mcp-task-queue.options.js';
-import { McpTaskQueueConnection } from './task-queue.connection.js';
-import { TaskQueueWorker } from './task-queue.worker.js';
+import { McpTaskQueueConnection } from './task-queue-connection.js';
+import { TaskQueueWorker } from './task-queue-worker.js';
 
 const providers: Provider[] = [
   {

@@ -4,7 +4,7 @@ import type { McpRegistry, Registered } from '../discovery/mcp-registry.js';
 import { paginate } from '../discovery/paginate.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { SerializedJson } from '../protocol/wire-json.js';
-import { AllowAllAccessPolicy } from './allow-all.access-policy.js';
+import { AllowAllAccessPolicy } from './allow-all-access-policy.js';
 import { McpAccessPolicy, type McpAccessTarget } from './mcp-access-policy.js';
 import { MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 

@@ -1,6 +1,6 @@
 import type { ExecutionContext } from '@nestjs/common';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
-import { clientRendersApps } from './mcp-apps.support.js';
+import { clientRendersApps } from './mcp-apps-support.js';
 
 /**
  * What guards, interceptors and filters can read about an MCP call, on the model of

@@ -21,7 +21,7 @@ import { inspect } from 'node:util';
 import { catchError, map, type Observable, of, throwError } from 'rxjs';
 import { McpArgs, McpCtx } from '../decorators/mcp-param.decorators.js';
 import { InputRequiredException } from '../mrtr/exceptions/input-required.exception.js';
-import { type McpCallScope, mcpCallScope } from '../mrtr/mcp-call.scope.js';
+import { type McpCallScope, mcpCallScope } from '../mrtr/mcp-call-scope.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import type { InputRequiredResult } from '../protocol/wire-types.js';

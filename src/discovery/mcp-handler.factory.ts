@@ -9,7 +9,7 @@ import {
 import { ApplicationConfig, type ContextId, ContextIdFactory, ExternalContextCreator, ModuleRef } from '@nestjs/core';
 import { isObservable, lastValueFrom, tap } from 'rxjs';
 import { isInputRequired } from '../mrtr/exceptions/input-required.exception.js';
-import { mcpCallScope } from '../mrtr/mcp-call.scope.js';
+import { mcpCallScope } from '../mrtr/mcp-call-scope.js';
 import { ROUTE_ARGS_METADATA } from '../decorators/mcp-metadata.constants.js';
 import { INPUT_REQUIRED_FILTER } from '../mrtr/input-required.filter.js';
 import { INPUT_REQUIRED_INTERCEPTOR } from '../mrtr/input-required.interceptor.js';

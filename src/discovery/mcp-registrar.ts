@@ -1,6 +1,6 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { McpEventBus } from '../events/mcp-event-bus.js';
-import { appLinkProblem } from './mcp-apps.support.js';
+import { appLinkProblem } from './mcp-apps-support.js';
 import type { McpPromptOptions } from '../decorators/mcp-prompt.decorator.js';
 import type { McpResourceTemplateOptions } from '../decorators/mcp-resource-template.decorator.js';
 import type { McpResourceOptions } from '../decorators/mcp-resource.decorator.js';

@@ -7,10 +7,10 @@ import { inputDtoOf, outputDtoOf } from './dto-type.js';
 import { type ContextualProvider, McpHandlerFactory } from './mcp-handler.factory.js';
 import type { McpHeaderParam } from '../schema/dto-json-schema.js';
 import type { RegisteredTool } from './registered-tool.js';
-import { FLAT_RESOURCE_URI_KEY } from './mcp-apps.support.js';
+import { FLAT_RESOURCE_URI_KEY } from './mcp-apps-support.js';
 import { isStandardSchema } from '../schema/standard-schema.js';
 import { standardJsonSchema } from '../schema/standard-json-schema.js';
-import { compileStandardSchemaValidators } from '../schema/standard-schema.validator.js';
+import { compileStandardSchemaValidators } from '../schema/standard-schema-validator.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_./-]{1,64}$/;
 const EMPTY_INPUT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: {} });

@@ -1,7 +1,7 @@
 import type { ToolDefinition } from '../protocol/wire-types.js';
 import type { McpHeaderParam } from '../schema/dto-json-schema.js';
 import type { DtoValidatorFn } from '../schema/dto-validator.js';
-import type { StandardSchemaValidatorFn } from '../schema/standard-schema.validator.js';
+import type { StandardSchemaValidatorFn } from '../schema/standard-schema-validator.js';
 import type { McpHandler } from './mcp-handler.js';
 import type { Registered } from './mcp-registry.js';
 import type { McpTaskCreation, McpTaskSupport } from '../protocol/task-support.js';

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { FanOutQueue } from './fan-out.queue.js';
+import { FanOutQueue } from './fan-out-queue.js';
 import { type McpEvent, McpEventBus, type McpEventListener } from './mcp-event-bus.js';
 
 /** A listener and the number of events published before it subscribed (it hears none of those). */

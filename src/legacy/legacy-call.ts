@@ -1,4 +1,4 @@
-import type { PipelineRequest } from '../dispatch/mcp-request.pipeline.js';
+import type { PipelineRequest } from '../dispatch/mcp-request-pipeline.js';
 import { RequestExchange } from '../calls/request-exchange.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
 import type { JsonRpcId } from '../protocol/json-rpc.js';

@@ -1,7 +1,7 @@
 import type { JsonRpcNotification, JsonRpcRequest } from '../protocol/json-rpc.js';
 import type { McpTransportInfo } from '../protocol/mcp-exchange.js';
 import type { LegacySessionClaims } from './legacy-session.js';
-import type { LegacySessionState } from './legacy-session.state.js';
+import type { LegacySessionState } from './legacy-session-state.js';
 
 /** A 2025-era session as one request sees it: what `initialize` sealed, and this node's mutable state. */
 export interface LegacySession {

@@ -3,7 +3,7 @@ import { type McpClock, SystemClock } from '../core/mcp-clock.js';
 import type { McpEventBus } from '../events/mcp-event-bus.js';
 import { CallCancellation } from './call-cancellation.js';
 import { LegacySessions } from './legacy-sessions.js';
-import { LocalSessionBackplane } from './local-session.backplane.js';
+import { LocalSessionBackplane } from './local-session-backplane.js';
 
 class KeepingBackplane extends LocalSessionBackplane {
   override get keepsState(): boolean {

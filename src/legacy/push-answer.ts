@@ -1,7 +1,7 @@
 import { isJsonObject } from '../protocol/is-json-object.js';
 import { jsonBoundsProblem } from '../protocol/json-bounds.js';
 import { LegacyInputError } from './legacy-input.error.js';
-import type { LegacySessionState } from './legacy-session.state.js';
+import type { LegacySessionState } from './legacy-session-state.js';
 
 /**
  * Hands a client's response to the pushed request of `state` it answers: its result settles the

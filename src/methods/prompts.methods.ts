@@ -6,9 +6,9 @@ import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { McpMethod } from '../protocol/mcp-methods.js';
 import type { ServerCapabilities } from '../protocol/wire-types.js';
 import type { McpMethodGroup, MethodHandler, MethodResult } from '../calls/method-handler.js';
-import { MrtrCallRunner } from '../calls/mrtr-call.runner.js';
-import { MrtrEngine } from '../mrtr/mrtr.engine.js';
-import { toGetPromptResult } from '../calls/prompt-result.normalizer.js';
+import { MrtrCallRunner } from '../calls/mrtr-call-runner.js';
+import { MrtrEngine } from '../mrtr/mrtr-engine.js';
+import { toGetPromptResult } from '../calls/prompt-result-normalizer.js';
 import { ListPager } from '../calls/list-pager.js';
 
 /** prompts/list and prompts/get. */

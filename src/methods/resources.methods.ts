@@ -7,9 +7,9 @@ import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { McpMethod } from '../protocol/mcp-methods.js';
 import type { ReadResourceResult, ServerCapabilities } from '../protocol/wire-types.js';
 import type { McpMethodGroup, MethodHandler, MethodResult } from '../calls/method-handler.js';
-import { MrtrCallRunner } from '../calls/mrtr-call.runner.js';
-import { MrtrEngine } from '../mrtr/mrtr.engine.js';
-import { toReadResourceResult } from '../calls/resource-result.normalizer.js';
+import { MrtrCallRunner } from '../calls/mrtr-call-runner.js';
+import { MrtrEngine } from '../mrtr/mrtr-engine.js';
+import { toReadResourceResult } from '../calls/resource-result-normalizer.js';
 import { ListPager } from '../calls/list-pager.js';
 
 /** resources/list, resources/templates/list and resources/read. */

@@ -2,7 +2,7 @@ import { InProcessEventBus } from '../events/in-process-event-bus.js';
 import { resolveMcpOptions } from '../mcp.options.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import type { JsonRpcNotification } from '../protocol/json-rpc.js';
-import type { TaskStatusSubscriptions } from '../tasks/task-status.subscriptions.js';
+import type { TaskStatusSubscriptions } from '../tasks/task-status-subscriptions.js';
 import { SubscriptionsMethods } from './subscriptions.methods.js';
 
 const options = resolveMcpOptions({ name: 't', version: '1' });

@@ -5,7 +5,7 @@ import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { McpMethod } from '../protocol/mcp-methods.js';
 import { META_SUBSCRIPTION_ID } from '../protocol/meta-keys.js';
 import type { McpMethodGroup, MethodHandler } from '../calls/method-handler.js';
-import { TaskStatusSubscriptions } from '../tasks/task-status.subscriptions.js';
+import { TaskStatusSubscriptions } from '../tasks/task-status-subscriptions.js';
 import { MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
 
 /** Which filter flag asks for each list's list_changed. */

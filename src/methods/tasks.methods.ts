@@ -1,19 +1,19 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { McpMethodGroup, MethodHandler } from '../calls/method-handler.js';
-import { McpPrincipalSource } from '../core/mcp-principal.source.js';
+import { McpPrincipalSource } from '../core/mcp-principal-source.js';
 import { MCP_SERVER_OPTIONS, type ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 import { callerOf, isTaskOf } from '../task-store/task-caller.js';
-import { parseInputResponses } from '../mrtr/input-responses.parser.js';
+import { parseInputResponses } from '../mrtr/input-responses-parser.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { TaskMethod } from '../protocol/mcp-methods.js';
 import { isModernProtocolVersion } from '../protocol/protocol-version.js';
 import type { ServerCapabilities } from '../protocol/wire-types.js';
-import { detailedTask, type McpTaskRecord } from '../task-store/mcp-task.record.js';
-import { McpTaskRunner } from '../tasks/mcp-task.runner.js';
+import { detailedTask, type McpTaskRecord } from '../task-store/mcp-task-record.js';
+import { McpTaskRunner } from '../tasks/mcp-task-runner.js';
 import { McpTaskStore } from '../task-store/mcp-task.store.js';
 import { declaresTasks, REQUIRED_TASKS_CAPABILITY, TASKS_EXTENSION } from '../protocol/task-support.js';
-import { TaskMethodsLimiter } from '../task-store/task-methods.limiter.js';
+import { TaskMethodsLimiter } from '../task-store/task-methods-limiter.js';
 
 /**
  * tasks/get, tasks/update and tasks/cancel (SEP-2663), advertised as

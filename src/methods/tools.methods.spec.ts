@@ -5,7 +5,7 @@ import { McpInbound } from '../calls/mcp-inbound.js';
 import { McpTool } from '../decorators/mcp-tool.decorator.js';
 import { createExchange } from '../dispatch/exchange.factory.js';
 import { McpModule } from '../mcp.module.js';
-import { ElicitationContext } from '../mrtr/elicitation.context.js';
+import { ElicitationContext } from '../mrtr/elicitation-context.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from '../protocol/meta-keys.js';

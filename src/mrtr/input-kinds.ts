@@ -6,8 +6,8 @@ import type {
   InputResponse,
   ListRootsResult,
 } from '../protocol/wire-types.js';
-import { sanitizeElicitContent } from '../schema/requested-schema.validator.js';
-import type { LedgerSlotKind } from './request-state.payload.js';
+import { sanitizeElicitContent } from '../schema/requested-schema-validator.js';
+import type { LedgerSlotKind } from './request-state-payload.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
 
 /*

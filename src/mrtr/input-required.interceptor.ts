@@ -1,7 +1,7 @@
 import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
 import { catchError, type Observable, of, throwError } from 'rxjs';
 import { isInputRequired } from './exceptions/input-required.exception.js';
-import { mcpCallScope } from './mcp-call.scope.js';
+import { mcpCallScope } from './mcp-call-scope.js';
 
 /**
  * Turns the internal "input required" control signal into an `InputRequiredResult` carrying a

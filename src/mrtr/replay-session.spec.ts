@@ -1,13 +1,13 @@
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { ClientCapabilities, ElicitResult, InputRequest, InputResponse } from '../protocol/wire-types.js';
-import { RequestedSchemaBuilder } from '../schema/requested-schema.builder.js';
-import { AesGcmRequestStateCodec } from './aes-gcm-request-state.codec.js';
+import { RequestedSchemaBuilder } from '../schema/requested-schema-builder.js';
+import { AesGcmRequestStateCodec } from './aes-gcm-request-state-codec.js';
 import { ElicitationLedgerMismatchException } from './exceptions/elicitation-ledger-mismatch.exception.js';
 import { InputRequiredException, isInputRequired } from './exceptions/input-required.exception.js';
 import { McpClock } from '../core/mcp-clock.js';
 import { type PendingInput, ReplaySession } from './replay-session.js';
-import type { RequestBinding, RequestStatePayload } from './request-state.payload.js';
+import type { RequestBinding, RequestStatePayload } from './request-state-payload.js';
 
 const NOW = 1_780_000_000_000;
 const binding: RequestBinding = { method: 'tools/call', target: 'greet', argsDigest: 'digest', principal: 'alice' };

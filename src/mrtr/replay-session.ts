@@ -13,7 +13,7 @@ import {
   supportsElicitation,
   supportsRoots,
   supportsSampling,
-} from './client-capability.gate.js';
+} from './client-capability-gate.js';
 import { ElicitationLedgerMismatchException } from './exceptions/elicitation-ledger-mismatch.exception.js';
 import { InputRequiredException } from './exceptions/input-required.exception.js';
 import {
@@ -29,9 +29,9 @@ import {
   type LedgerSlot,
   type RequestBinding,
   type RequestStatePayload,
-} from './request-state.payload.js';
+} from './request-state-payload.js';
 
-export { parseInputResponses } from './input-responses.parser.js';
+export { parseInputResponses } from './input-responses-parser.js';
 
 /** One question a handler asks: the wire request, an optional key, an optional extra check of the answer. */
 export type PendingInput = {

@@ -1,7 +1,7 @@
 import { canonicalJson, sha256Base64url } from './canonical-json.js';
 import { InvalidRequestStateException } from './exceptions/invalid-request-state.exception.js';
 import { argumentsDigest, verifyBinding } from './request-binding.js';
-import type { RequestBinding } from './request-state.payload.js';
+import type { RequestBinding } from './request-state-payload.js';
 
 describe('argumentsDigest', () => {
   it('is the base64url SHA-256 of the canonical JSON', () => {

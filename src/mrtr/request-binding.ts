@@ -1,6 +1,6 @@
 import { canonicalJson, sha256Base64url } from './canonical-json.js';
 import { InvalidRequestStateException } from './exceptions/invalid-request-state.exception.js';
-import type { RequestBinding } from './request-state.payload.js';
+import type { RequestBinding } from './request-state-payload.js';
 
 /**
  * The digest a requestState binds the call's arguments with: SHA-256 (base64url) over their RFC 8785

@@ -7,16 +7,16 @@ import {
   INTEGRATION_HTTP_AUTHENTICATOR,
   INTEGRATION_PRINCIPAL_SOURCE,
 } from '../core/mcp.tokens.js';
-import { McpPrincipalSource } from '../core/mcp-principal.source.js';
+import { McpPrincipalSource } from '../core/mcp-principal-source.js';
 import { McpHttpAuthenticator } from '../transport/http/mcp-http-authenticator.js';
-import { McpBearerAuthenticator } from './mcp-bearer.authenticator.js';
+import { McpBearerAuthenticator } from './mcp-bearer-authenticator.js';
 import { MCP_OAUTH2_STRATEGY } from './mcp-oauth2.constants.js';
 import type { McpOAuth2OptionsFactory } from './mcp-oauth2.module-definition.js';
 import { McpOAuth2Module } from './mcp-oauth2.module.js';
 import type { McpOAuth2Options } from './mcp-oauth2.options.js';
-import { McpOAuth2PrincipalSource } from './mcp-oauth2.principal-source.js';
+import { McpOAuth2PrincipalSource } from './mcp-oauth2-principal-source.js';
 import { McpOAuth2Strategy } from './mcp-oauth2.strategy.js';
-import { McpScopeAccessPolicy } from './mcp-scope.access-policy.js';
+import { McpScopeAccessPolicy } from './mcp-scope-access-policy.js';
 import { ProtectedResourceMetadataRoutes } from './protected-resource-metadata.js';
 import { McpScopes } from './mcp-scopes.decorator.js';
 

@@ -5,14 +5,14 @@ import {
   INTEGRATION_HTTP_AUTHENTICATOR,
   INTEGRATION_PRINCIPAL_SOURCE,
 } from '../core/mcp.tokens.js';
-import { AccessTokenVerifier } from './access-token.verifier.js';
-import { McpBearerAuthenticator } from './mcp-bearer.authenticator.js';
+import { AccessTokenVerifier } from './access-token-verifier.js';
+import { McpBearerAuthenticator } from './mcp-bearer-authenticator.js';
 import { MCP_OAUTH2_CONFIG } from './mcp-oauth2.constants.js';
 import { McpOAuth2ConfigurableModule, MCP_OAUTH2_MODULE_OPTIONS } from './mcp-oauth2.module-definition.js';
 import { resolveMcpOAuth2Options, type McpOAuth2Options } from './mcp-oauth2.options.js';
-import { McpOAuth2PrincipalSource } from './mcp-oauth2.principal-source.js';
+import { McpOAuth2PrincipalSource } from './mcp-oauth2-principal-source.js';
 import { McpOAuth2Strategy } from './mcp-oauth2.strategy.js';
-import { McpScopeAccessPolicy } from './mcp-scope.access-policy.js';
+import { McpScopeAccessPolicy } from './mcp-scope-access-policy.js';
 import { ProtectedResourceMetadataRoutes } from './protected-resource-metadata.js';
 
 /**

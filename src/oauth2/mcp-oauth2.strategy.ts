@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { AccessTokenVerifier } from './access-token.verifier.js';
+import { AccessTokenVerifier } from './access-token-verifier.js';
 import { BearerTokenStrategy } from './bearer-token.strategy.js';
 import { MCP_OAUTH2_STRATEGY } from './mcp-oauth2.constants.js';
 import { toMcpOAuth2User, type McpOAuth2User } from './mcp-oauth2-user.js';

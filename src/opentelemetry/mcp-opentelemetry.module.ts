@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { McpOpenTelemetryObserver } from './mcp-opentelemetry.observer.js';
+import { McpOpenTelemetryObserver } from './mcp-opentelemetry-observer.js';
 
 /** Options of {@link McpOpenTelemetryModule.forRoot}. */
 export interface McpOpenTelemetryOptions {

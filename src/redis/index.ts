@@ -8,7 +8,7 @@
 export { McpRedisModule } from './mcp-redis.module.js';
 export type { McpRedisConfigurableModule, McpRedisOptionsFactory } from './mcp-redis.module-definition.js';
 export type { McpRedisOptions } from './mcp-redis.options.js';
-export { RedisThrottlerStorage } from './redis-throttler.storage.js';
+export { RedisThrottlerStorage } from './redis-throttler-storage.js';
 export { RedisAuthorizationStore } from './redis-authorization.store.js';
 export { MCP_UNAVAILABLE, McpUnavailableException } from './mcp-unavailable.exception.js';
 // Named by the signatures above; exported by `@mocapi/nestjs`.

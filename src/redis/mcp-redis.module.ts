@@ -5,20 +5,20 @@ import {
   INTEGRATION_SESSION_BACKPLANE,
   INTEGRATION_TASK_STORE,
 } from '../core/mcp.tokens.js';
-import { INTEGRATION_REDIS_HEALTH_PROBE, pingProbe } from '../core/mcp-health.probe.js';
-import { McpRedisConnection } from './mcp-redis.connection.js';
+import { INTEGRATION_REDIS_HEALTH_PROBE, pingProbe } from '../core/mcp-health-probe.js';
+import { McpRedisConnection } from './mcp-redis-connection.js';
 import {
   MCP_REDIS_CONFIG,
   MCP_REDIS_MODULE_OPTIONS,
   McpRedisConfigurableModule,
 } from './mcp-redis.module-definition.js';
 import { type McpRedisOptions, resolveMcpRedisOptions } from './mcp-redis.options.js';
-import { RedisEventBus } from './redis-event.bus.js';
+import { RedisEventBus } from './redis-event-bus.js';
 import { RedisFlowStore } from './redis-flow.store.js';
-import { RedisSessionBackplane } from './redis-session.backplane.js';
+import { RedisSessionBackplane } from './redis-session-backplane.js';
 import { RedisTaskStore } from './redis-task.store.js';
 import { RedisAuthorizationStore } from './redis-authorization.store.js';
-import { RedisThrottlerStorage } from './redis-throttler.storage.js';
+import { RedisThrottlerStorage } from './redis-throttler-storage.js';
 
 const providers: Provider[] = [
   {

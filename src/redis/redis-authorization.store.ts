@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpRedisConnection } from './mcp-redis.connection.js';
+import { McpRedisConnection } from './mcp-redis-connection.js';
 import { RedisScript } from './redis-script.js';
 
 /** Sets `consumed` (epoch seconds) on a stored record, keeping its expiry. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type FlowClaim, McpFlowStore } from '../mrtr/mcp-flow.store.js';
-import { McpRedisConnection } from './mcp-redis.connection.js';
+import { McpRedisConnection } from './mcp-redis-connection.js';
 import { MCP_REDIS_CONFIG } from './mcp-redis.module-definition.js';
 import type { ResolvedMcpRedisOptions } from './mcp-redis.options.js';
 import { RedisScript } from './redis-script.js';

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { frozenJson, frozenParse } from '../task-store/frozen-json.js';
-import { isTerminal, type McpTaskRecord } from '../task-store/mcp-task.record.js';
+import { isTerminal, type McpTaskRecord } from '../task-store/mcp-task-record.js';
 import { McpTaskStore } from '../task-store/mcp-task.store.js';
 import { McpTaskQuotaExceededException } from '../task-store/task-quota-exceeded.exception.js';
-import { McpRedisConnection } from './mcp-redis.connection.js';
+import { McpRedisConnection } from './mcp-redis-connection.js';
 import { RedisScript } from './redis-script.js';
 
 /**

@@ -2,7 +2,7 @@ import { plainToInstance, type ClassTransformOptions } from 'class-transformer';
 import { validateSync, type ValidationError, type ValidatorOptions } from 'class-validator';
 import { DtoDefinitionError } from './dto-definition.error.js';
 import { dtoModel } from './dto-metadata.js';
-import { compileFlatDtoCheck } from './flat-dto.check.js';
+import { compileFlatDtoCheck } from './flat-dto-check.js';
 
 /**
  * The outcome of validating raw arguments against a DTO: the DTO instance, or one readable line

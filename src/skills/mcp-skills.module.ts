@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { INTEGRATION_METHOD_GROUP } from '../core/mcp.tokens.js';
-import { McpSkillCatalog } from './mcp-skill.catalog.js';
+import { McpSkillCatalog } from './mcp-skill-catalog.js';
 import {
   MCP_SKILLS_CONFIG,
   MCP_SKILLS_MODULE_OPTIONS,

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { AllowAllAccessPolicy } from '../calls/allow-all.access-policy.js';
+import { AllowAllAccessPolicy } from '../calls/allow-all-access-policy.js';
 import { McpAccessPolicy, type McpAccessTarget } from '../calls/mcp-access-policy.js';
 import type { McpMethodGroup, MethodHandler } from '../calls/method-handler.js';
 import type { ResultCache } from '../calls/result-stamp.js';
@@ -9,10 +9,10 @@ import type { ResolvedMcpServerOptions } from '../core/mcp-server.options.js';
 import { paginate } from '../discovery/paginate.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { McpError } from '../protocol/mcp.error.js';
-import { McpSkillCatalog } from './mcp-skill.catalog.js';
+import { McpSkillCatalog } from './mcp-skill-catalog.js';
 import { MCP_SKILLS_CONFIG } from './mcp-skills.module-definition.js';
 import type { ResolvedMcpSkillsOptions } from './mcp-skills.options.js';
-import type { CatalogSkill } from './skill-catalog.snapshot.js';
+import type { CatalogSkill } from './skill-catalog-snapshot.js';
 
 /** Method names of the Skills extension (SEP-2640). */
 export const SkillsMethod = {

@@ -1,7 +1,7 @@
 import { McpError } from '../protocol/mcp.error.js';
 import { McpClock } from '../core/mcp-clock.js';
 import { InMemoryTaskStore } from './in-memory-task.store.js';
-import type { McpTaskRecord, McpTaskStatus } from './mcp-task.record.js';
+import type { McpTaskRecord, McpTaskStatus } from './mcp-task-record.js';
 import { McpTaskQuotaExceededException } from './task-quota-exceeded.exception.js';
 
 class FixedClock extends McpClock {

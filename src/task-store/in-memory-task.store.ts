@@ -3,7 +3,7 @@ import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { type McpClock, SystemClock } from '../core/mcp-clock.js';
 import { LIMIT_DEFAULTS } from '../core/mcp-limits.options.js';
 import { frozenJson } from './frozen-json.js';
-import { isTerminal, type McpTaskRecord } from './mcp-task.record.js';
+import { isTerminal, type McpTaskRecord } from './mcp-task-record.js';
 import { McpTaskStore } from './mcp-task.store.js';
 import { McpTaskQuotaExceededException } from './task-quota-exceeded.exception.js';
 

@@ -1,5 +1,5 @@
 import type { InputRequest } from '../protocol/wire-types.js';
-import type { RequestStatePayload } from '../mrtr/request-state.payload.js';
+import type { RequestStatePayload } from '../mrtr/request-state-payload.js';
 
 /**
  * Where tasks live between requests. An abstract class, so DI can swap it: the default keeps them

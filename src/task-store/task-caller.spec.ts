@@ -1,4 +1,4 @@
-import type { McpTaskRecord } from './mcp-task.record.js';
+import type { McpTaskRecord } from './mcp-task-record.js';
 import { isTaskOf } from './task-caller.js';
 
 const record = (fields: Partial<McpTaskRecord>): McpTaskRecord =>

@@ -1,5 +1,5 @@
 import type { McpExchange } from '../protocol/mcp-exchange.js';
-import type { McpTaskRecord } from './mcp-task.record.js';
+import type { McpTaskRecord } from './mcp-task-record.js';
 
 /**
  * Who a call is counted against, by the per-caller task quotas and by the rate limiter: the

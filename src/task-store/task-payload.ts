@@ -1,5 +1,5 @@
 import { McpError } from '../protocol/mcp.error.js';
-import type { McpTaskRecord } from './mcp-task.record.js';
+import type { McpTaskRecord } from './mcp-task-record.js';
 
 /** Bytes of the JSON of a task's arguments or result, as `limits.maxTaskPayloadBytes` counts them. */
 export function jsonBytes(value: unknown): number {

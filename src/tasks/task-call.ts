@@ -1,7 +1,7 @@
 import type { RegisteredTool } from '../discovery/registered-tool.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
-import type { McpTaskRecord } from '../task-store/mcp-task.record.js';
+import type { McpTaskRecord } from '../task-store/mcp-task-record.js';
 import type { ResolvedMcpTasksOptions } from '../task-store/mcp-tasks.options.js';
 import { callerOf } from '../task-store/task-caller.js';
 import { checkClientPayload } from '../task-store/task-payload.js';

@@ -1,8 +1,8 @@
 import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
-import type { TaskCallScope } from './task-call.scope.js';
+import type { TaskCallScope } from './task-call-scope.js';
 import { taskExchange } from './task-exchange.js';
-import type { TaskProgressRecorder } from './task-progress.recorder.js';
+import type { TaskProgressRecorder } from './task-progress-recorder.js';
 
 function request(sent: JsonRpcNotification[]): McpExchange {
   return {

@@ -1,8 +1,8 @@
 import { McpInbound } from '../calls/mcp-inbound.js';
 import { RequestExchange } from '../calls/request-exchange.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
-import type { TaskCallScope } from './task-call.scope.js';
-import type { TaskProgressRecorder } from './task-progress.recorder.js';
+import type { TaskCallScope } from './task-call-scope.js';
+import type { TaskProgressRecorder } from './task-progress-recorder.js';
 
 /** What a task's call is, when it is not the request's own (a replay runs on a tasks/update). */
 export type TaskExchangeCall = Pick<McpExchange, 'method' | 'params' | 'protocolVersion' | 'clientCapabilities'>;

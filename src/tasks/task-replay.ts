@@ -1,9 +1,9 @@
 import type { RegisteredTool } from '../discovery/registered-tool.js';
-import type { MrtrEngine } from '../mrtr/mrtr.engine.js';
+import type { MrtrEngine } from '../mrtr/mrtr-engine.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import { McpError } from '../protocol/mcp.error.js';
 import { McpMethod } from '../protocol/mcp-methods.js';
-import type { McpTaskRecord } from '../task-store/mcp-task.record.js';
+import type { McpTaskRecord } from '../task-store/mcp-task-record.js';
 import type { TaskExchangeCall } from './task-exchange.js';
 
 /** What the replay of a task whose questions are all answered runs with. */

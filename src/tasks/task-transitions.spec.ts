@@ -1,7 +1,7 @@
-import type { RequestStatePayload } from '../mrtr/request-state.payload.js';
+import type { RequestStatePayload } from '../mrtr/request-state-payload.js';
 import { McpError } from '../protocol/mcp.error.js';
 import type { InputRequest } from '../protocol/wire-types.js';
-import type { McpTaskRecord, McpTaskStatus } from '../task-store/mcp-task.record.js';
+import type { McpTaskRecord, McpTaskStatus } from '../task-store/mcp-task-record.js';
 import {
   abandonedRecord,
   answeredRecord,

@@ -1,7 +1,7 @@
-import type { RequestStatePayload } from '../mrtr/request-state.payload.js';
+import type { RequestStatePayload } from '../mrtr/request-state-payload.js';
 import { ownValue, setOwn } from '../protocol/own-property.js';
 import type { InputRequest } from '../protocol/wire-types.js';
-import { isTerminal, type McpTaskRecord } from '../task-store/mcp-task.record.js';
+import { isTerminal, type McpTaskRecord } from '../task-store/mcp-task-record.js';
 import { checkClientPayload, type TaskEnding } from '../task-store/task-payload.js';
 
 // How a task's record changes: each function takes the current record and returns the next one, or

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { jest } from '@jest/globals';
-import { AnonymousPrincipalSource } from '../core/mcp-principal.source.js';
+import { AnonymousPrincipalSource } from '../core/mcp-principal-source.js';
 import type { McpAuditEvent } from './mcp-audit-event.js';
-import { LoggerAuditSink, McpAuditSink } from './mcp-audit.sink.js';
+import { LoggerAuditSink, McpAuditSink } from './mcp-audit-sink.js';
 import type { McpRequestObserver } from './mcp-request-observer.js';
 import { outcomeOfResponse, startTrace } from './mcp-request-trace.js';
 import { McpTelemetry } from './mcp-telemetry.js';

@@ -2,12 +2,12 @@ import { Inject, Injectable, Logger, type OnModuleInit, Optional } from '@nestjs
 import { DiscoveryService } from '@nestjs/core';
 import { performance } from 'node:perf_hooks';
 import { INTEGRATION_REQUEST_OBSERVER } from '../core/mcp.tokens.js';
-import { McpPrincipalSource } from '../core/mcp-principal.source.js';
+import { McpPrincipalSource } from '../core/mcp-principal-source.js';
 import type { JsonRpcResponse } from '../protocol/json-rpc.js';
 import type { McpTransportInfo } from '../protocol/mcp-exchange.js';
 import type { InputRequest } from '../protocol/wire-types.js';
 import type { McpAuditEvent } from './mcp-audit-event.js';
-import { LoggerAuditSink, McpAuditSink } from './mcp-audit.sink.js';
+import { LoggerAuditSink, McpAuditSink } from './mcp-audit-sink.js';
 import { logStack } from './log-stack.js';
 import { logText } from '../protocol/log-text.js';
 import { MCP_OBSERVER_METADATA } from './mcp-observer.decorator.js';

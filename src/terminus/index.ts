@@ -4,4 +4,4 @@
  * peer `@nestjs/terminus` (11 or 12).
  */
 export { McpHealthModule } from './mcp-health.module.js';
-export { McpHealthIndicator } from './mcp-health.indicator.js';
+export { McpHealthIndicator } from './mcp-health-indicator.js';

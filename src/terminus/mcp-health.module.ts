@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { McpHealthIndicator } from './mcp-health.indicator.js';
+import { McpHealthIndicator } from './mcp-health-indicator.js';
 
 /**
  * Provides {@link McpHealthIndicator} for `@nestjs/terminus` health checks. Import it beside

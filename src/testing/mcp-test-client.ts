@@ -4,7 +4,7 @@ import type { CallToolResult, InputRequest, InputResponse } from '../protocol/wi
 import { PROTOCOL_VERSION } from '../protocol/protocol-version.js';
 import { McpCallRound, type McpRoundResult } from './mcp-call-round.js';
 import { McpTestError } from './mcp-test-error.js';
-import { MCP_APP_MIME_TYPE, MCP_UI_EXTENSION } from '../discovery/mcp-apps.support.js';
+import { MCP_APP_MIME_TYPE, MCP_UI_EXTENSION } from '../discovery/mcp-apps-support.js';
 
 /** @publicApi */
 export interface McpTestClientOptions {

@@ -8,7 +8,7 @@ import {
   type ThrottlerModuleOptions,
   ThrottlerStorage,
 } from '@nestjs/throttler';
-import { McpPrincipalSource } from '../core/mcp-principal.source.js';
+import { McpPrincipalSource } from '../core/mcp-principal-source.js';
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 import { callerOf } from '../task-store/task-caller.js';
 import { McpRateLimitedException } from './mcp-rate-limited.exception.js';

@@ -1,9 +1,9 @@
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { type ThrottlerAsyncOptions, ThrottlerModule, type ThrottlerModuleOptions } from '@nestjs/throttler';
-import { TaskMethodsLimiter } from '../task-store/task-methods.limiter.js';
+import { TaskMethodsLimiter } from '../task-store/task-methods-limiter.js';
 import { McpThrottlerGuard } from './mcp-throttler.guard.js';
-import { TaskMethodsThrottle } from './task-methods.throttle.js';
+import { TaskMethodsThrottle } from './task-methods-throttle.js';
 
 /**
  * The default when `forRoot()` is given no options: 60 calls per minute per caller and per tool

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { InMemoryAuthorizationStore } from '../../src/authorization-server/in-memory-authorization.store.js';
 import type { McpAuthorizationStore } from '../../src/authorization-server/mcp-authorization.store.js';
-import { McpRedisConnection } from '../../src/redis/mcp-redis.connection.js';
+import { McpRedisConnection } from '../../src/redis/mcp-redis-connection.js';
 import { resolveMcpRedisOptions } from '../../src/redis/mcp-redis.options.js';
 import { RedisAuthorizationStore } from '../../src/redis/redis-authorization.store.js';
 import { type RedisServer, startRedis } from '../support/redis-server.js';

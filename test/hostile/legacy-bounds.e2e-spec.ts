@@ -1,7 +1,7 @@
 import { request } from 'node:http';
-import { LegacySessionCodec } from '../../src/legacy/legacy-session.codec.js';
+import { LegacySessionCodec } from '../../src/legacy/legacy-session-codec.js';
 import { LegacySessions } from '../../src/legacy/legacy-sessions.js';
-import { LocalSessionBackplane } from '../../src/legacy/local-session.backplane.js';
+import { LocalSessionBackplane } from '../../src/legacy/local-session-backplane.js';
 import { HeaderPrincipalSource, legacyModule } from '../legacy/legacy.fixtures.js';
 import { initialize, LEGACY_VERSION, LegacyWire } from '../legacy/legacy-wire.js';
 import { CapturingLogger, startMrtrApp } from '../mrtr/mrtr-app.js';

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { Test } from '@nestjs/testing';
 import { McpModule } from '../../src/mcp.module.js';
-import { McpStdioTransport } from '../../src/transport/stdio/mcp-stdio.transport.js';
+import { McpStdioTransport } from '../../src/transport/stdio/mcp-stdio-transport.js';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { CapturingLogger, startMrtrApp } from '../mrtr/mrtr-app.js';
 import { rpc, send } from '../support/raw-mcp.js';

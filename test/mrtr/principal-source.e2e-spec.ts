@@ -1,4 +1,4 @@
-import { AnonymousPrincipalSource, McpPrincipalSource } from '../../src/core/mcp-principal.source.js';
+import { AnonymousPrincipalSource, McpPrincipalSource } from '../../src/core/mcp-principal-source.js';
 import { ADAPTERS, type AdapterKind, type RunningApp } from '../support/start-app.js';
 import { startMrtrApp } from './mrtr-app.js';
 import { callTool, expectComplete, expectInputRequired, expectRejectedState, toolText } from './mrtr-wire.js';

@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
-import { AnonymousPrincipalSource, McpPrincipalSource } from '../../src/core/mcp-principal.source.js';
-import { McpOAuth2PrincipalSource } from '../../src/oauth2/mcp-oauth2.principal-source.js';
+import { AnonymousPrincipalSource, McpPrincipalSource } from '../../src/core/mcp-principal-source.js';
+import { McpOAuth2PrincipalSource } from '../../src/oauth2/mcp-oauth2-principal-source.js';
 import { OidcTestProvider } from './oidc-test-provider.js';
 import {
   HeaderPrincipalSource,

@@ -1,6 +1,6 @@
 import { Injectable, Logger, Module, type DynamicModule } from '@nestjs/common';
 import { McpTaskExecutor, type McpTaskStore, McpTool } from '../../src/index.js';
-import { InProcessTaskExecutor } from '../../src/tasks/mcp-task.executor.js';
+import { InProcessTaskExecutor } from '../../src/tasks/mcp-task-executor.js';
 import { McpRedisModule } from '../../src/redis/index.js';
 import { McpTaskQueueModule, type McpTaskQueueOptions } from '../../src/bullmq/index.js';
 import { type RedisServer, startRedis } from '../support/redis-server.js';

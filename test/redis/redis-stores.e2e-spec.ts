@@ -1,13 +1,13 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
-import { McpRedisConnection } from '../../src/redis/mcp-redis.connection.js';
+import { McpRedisConnection } from '../../src/redis/mcp-redis-connection.js';
 import { resolveMcpRedisOptions } from '../../src/redis/mcp-redis.options.js';
 import { McpUnavailableException } from '../../src/redis/mcp-unavailable.exception.js';
-import { RedisEventBus } from '../../src/redis/redis-event.bus.js';
+import { RedisEventBus } from '../../src/redis/redis-event-bus.js';
 import { RedisFlowStore } from '../../src/redis/redis-flow.store.js';
 import { RedisTaskStore } from '../../src/redis/redis-task.store.js';
-import { RedisThrottlerStorage } from '../../src/redis/redis-throttler.storage.js';
-import type { McpTaskRecord } from '../../src/task-store/mcp-task.record.js';
+import { RedisThrottlerStorage } from '../../src/redis/redis-throttler-storage.js';
+import type { McpTaskRecord } from '../../src/task-store/mcp-task-record.js';
 import type { McpEventBus } from '../../src/index.js';
 import { type RedisServer, startRedis } from '../support/redis-server.js';
 

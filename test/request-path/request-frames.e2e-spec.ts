@@ -25,7 +25,7 @@ function packageFrames(stack: string): string[] {
 function expectAtMost(max: number, frames: string[]): void {
   const listed = frames.join('\n');
   expect(frames[0]).toContain('discovery/mcp-handler.factory.ts');
-  expect(listed).toContain('transport/http/mcp-http.handler.ts');
+  expect(listed).toContain('transport/http/mcp-http-handler.ts');
   if (frames.length > max) throw new Error(`${frames.length} package frames (at most ${max}):\n${listed}`);
 }
 

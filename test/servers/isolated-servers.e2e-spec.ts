@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { McpTaskExecutor, McpTaskStore } from '../../src/index.js';
-import { InProcessTaskExecutor } from '../../src/tasks/mcp-task.executor.js';
+import { InProcessTaskExecutor } from '../../src/tasks/mcp-task-executor.js';
 import { McpTaskQueueModule } from '../../src/bullmq/index.js';
-import { BullmqTaskExecutor } from '../../src/bullmq/bullmq-task.executor.js';
+import { BullmqTaskExecutor } from '../../src/bullmq/bullmq-task-executor.js';
 import { McpRedisModule } from '../../src/redis/index.js';
 import { RedisTaskStore } from '../../src/redis/redis-task.store.js';
 import { initialize, LEGACY_VERSION, LegacyWire } from '../legacy/legacy-wire.js';

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { type RedisServer, startRedis } from '../support/redis-server.js';
-import type { McpTaskRecord, McpTaskStatus } from '../../src/task-store/mcp-task.record.js';
+import type { McpTaskRecord, McpTaskStatus } from '../../src/task-store/mcp-task-record.js';
 import { McpTaskQuotaExceededException } from '../../src/task-store/task-quota-exceeded.exception.js';
-import { McpRedisConnection } from '../../src/redis/mcp-redis.connection.js';
+import { McpRedisConnection } from '../../src/redis/mcp-redis-connection.js';
 import { resolveMcpRedisOptions } from '../../src/redis/mcp-redis.options.js';
 import { RedisTaskStore } from '../../src/redis/redis-task.store.js';
 

@@ -1,5 +1,5 @@
 import { InMemoryTaskStore } from '../../src/task-store/in-memory-task.store.js';
-import type { McpTaskRecord } from '../../src/task-store/mcp-task.record.js';
+import type { McpTaskRecord } from '../../src/task-store/mcp-task-record.js';
 import { ManualClock, startMrtrApp } from '../mrtr/mrtr-app.js';
 import { ADAPTERS, type RunningApp } from '../support/start-app.js';
 import { tasksModule } from './tasks.fixtures.js';

@@ -1,5 +1,5 @@
 import type { InputRequest } from '../../protocol/wire-types.js';
-import type { LedgerSlot } from '../request-state.payload.js';
+import type { LedgerSlot } from '../request-state-payload.js';
 
 const INPUT_REQUIRED = Symbol.for('@mocapi/nestjs/InputRequiredException');
 

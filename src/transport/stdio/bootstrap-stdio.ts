@@ -9,9 +9,9 @@ import {
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { redirectConsoleToStderr } from './console-redirect.js';
-import type { McpStdioConnection } from './mcp-stdio.connection.js';
-import { McpStdioTransport } from './mcp-stdio.transport.js';
-import { McpStderrLogger } from './stderr.logger.js';
+import type { McpStdioConnection } from './mcp-stdio-connection.js';
+import { McpStdioTransport } from './mcp-stdio-transport.js';
+import { McpStderrLogger } from './stderr-logger.js';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
