@@ -442,7 +442,26 @@ export interface LayerCost {
   readonly layerUs?: number;
   /** The framework floor under Nest on this adapter (bare Fastify route; none measured for Express). */
   readonly frameworkRouteUs?: number;
+  /**
+   * Our rates as shares (req/s over req/s) of the bare Nest route's tools/call rate on this adapter
+   * (`ofNestRoute`) and of our own tools/call rate (`ofOurCall`): a tools/call, a requestState
+   * retry and a 2025-era tools/call in a session.
+   */
+  readonly shares: {
+    readonly ofNestRoute: WorkloadShares;
+    readonly ofOurCall: Omit<WorkloadShares, 'call'>;
+  };
 }
+
+/** A share per workload; undefined where a workload did not run. */
+export interface WorkloadShares {
+  readonly call?: number;
+  readonly retry?: number;
+  readonly legacy?: number;
+}
+
+const shareOf = (part: number | undefined, whole: number | undefined) =>
+  part !== undefined && whole !== undefined && whole > 0 ? part / whole : undefined;
 
 const LAYERS: ReadonlyArray<{
   adapter: LayerCost['adapter'];
@@ -459,12 +478,24 @@ export function layerCosts(cells: readonly Cell[]): LayerCost[] {
   return LAYERS.map(({ adapter, ours, nestRoute, frameworkRoute }) => {
     const oursUs = cpuOf(cells, ours, 'call');
     const nestRouteUs = cpuOf(cells, nestRoute, 'call');
+    const oursRps = rpsOf(cells, ours, 'call');
+    const nestRouteRps = rpsOf(cells, nestRoute, 'call');
+    const retryRps = rpsOf(cells, ours, 'mrtr-retry');
+    const legacyRps = rpsOf(cells, ours, 'legacy-call');
     return {
       adapter,
       oursUs,
       nestRouteUs,
       layerUs: oursUs !== undefined && nestRouteUs !== undefined ? oursUs - nestRouteUs : undefined,
       frameworkRouteUs: frameworkRoute ? cpuOf(cells, frameworkRoute, 'call') : undefined,
+      shares: {
+        ofNestRoute: {
+          call: shareOf(oursRps, nestRouteRps),
+          retry: shareOf(retryRps, nestRouteRps),
+          legacy: shareOf(legacyRps, nestRouteRps),
+        },
+        ofOurCall: { retry: shareOf(retryRps, oursRps), legacy: shareOf(legacyRps, oursRps) },
+      },
     };
   });
 }
@@ -473,8 +504,9 @@ export function renderLayerCosts(costs: readonly LayerCost[]): string {
   const us = (n: number | undefined) => (n === undefined ? 'n/a' : `${fmtInt(n)} us`);
   return costs
     .map((c) => {
+      const shares = renderShares(c);
       if (c.layerUs === undefined) {
-        return `  ${c.adapter}: n/a (needs ours and the bare Nest route on ${c.adapter}, tools/call add)`;
+        return `  ${c.adapter}: n/a (needs ours and the bare Nest route on ${c.adapter}, tools/call add)${shares}`;
       }
       const layer = `our layer = ours ${us(c.oursUs)} - bare Nest route ${us(c.nestRouteUs)} = ${us(c.layerUs)}`;
       const nestAdds =
@@ -482,7 +514,20 @@ export function renderLayerCosts(costs: readonly LayerCost[]): string {
           ? `; under it, bare Fastify route ${us(c.frameworkRouteUs)}, so Nest adds ` +
             us(c.nestRouteUs - c.frameworkRouteUs)
           : '';
-      return `  ${c.adapter}: ${layer} per request${nestAdds}`;
+      return `  ${c.adapter}: ${layer} per request${nestAdds}${shares}`;
     })
     .join('\n');
+}
+
+/** Our rates as shares (by req/s), on the lines after the adapter's; nothing for what did not run. */
+function renderShares(c: LayerCost): string {
+  const line = (of: string, shares: WorkloadShares) => {
+    const parts = [
+      shares.call !== undefined && `tools/call ${fmtPct(shares.call)}`,
+      shares.retry !== undefined && `retry ${fmtPct(shares.retry)}`,
+      shares.legacy !== undefined && `2025-era call ${fmtPct(shares.legacy)}`,
+    ].filter((part): part is string => typeof part === 'string');
+    return parts.length > 0 ? `\n    ours by req/s, of ${of}: ${parts.join(', ')}` : '';
+  };
+  return line("the bare Nest route's tools/call", c.shares.ofNestRoute) + line('our tools/call', c.shares.ofOurCall);
 }

@@ -76,7 +76,7 @@ export function renderText(report: RunReport, renderEnvironment: (env: RunEnviro
     'Ratios: "vs X" = req/s of the row / req/s of X on the same workload. Latencies are per request, in ms.',
     severalRounds(record) ? 'With several rounds every figure is the median of its own values over the rounds.' : '',
     '',
-    'Our layer on tools/call add (server CPU per request, ours minus the bare Nest route on the same adapter):',
+    'Our layer on tools/call add (server CPU per request, ours minus the bare Nest route on the same adapter), and our rates as shares:',
     renderLayerCosts(report.layer),
     '',
     ...flowLines(report, (flows) => [
@@ -122,7 +122,7 @@ export function renderMarkdown(report: RunReport, level: 1 | 2 = 1): string {
     '',
     `${h(2)} Our layer`,
     '',
-    'Server CPU per `tools/call add`: ours minus the bare Nest route on the same adapter.',
+    "Server CPU per `tools/call add`: ours minus the bare Nest route on the same adapter; then our rates (req/s) as shares of the bare Nest route's `tools/call add` and of our own.",
     '',
     '```text',
     renderLayerCosts(report.layer),

@@ -66,7 +66,7 @@ export class RequestExchange implements McpExchange {
 }
 
 /** The fields of `exchange` a new exchange of the same call copies. */
-export function exchangeFields(exchange: McpExchange): ExchangeFields {
+function exchangeFields(exchange: McpExchange): ExchangeFields {
   const { id, method, params, protocolVersion, clientCapabilities, clientInfo, logLevel, progressToken } = exchange;
   return { id, method, params, protocolVersion, clientCapabilities, clientInfo, logLevel, progressToken };
 }
