@@ -57,7 +57,7 @@ describe('McpDispatcher', () => {
     });
   });
 
-  it('stamps the results in one place: cache hints on a list, none on a call or on a retry', async () => {
+  it('stamps the results in one place: cache hints on a list, none on a call', async () => {
     const request = (id: number, method: string, params: Record<string, unknown>) =>
       dispatch({ jsonrpc: '2.0', id, method, params: { ...params, _meta: envelope } });
     const list = (await request(1, 'tools/list', {}))?.response as { result: Record<string, unknown> };

@@ -37,8 +37,7 @@ export class McpDispatcher {
   ) {
     for (const group of [discover, ...groups]) {
       for (const [method, handler] of Object.entries(group.methods)) {
-        const cacheable = (group.cacheable as readonly string[] | undefined)?.includes(method) === true;
-        this.methods.set(method, { group, handler, cacheable });
+        this.methods.set(method, { group, handler, cacheable: group.cacheable?.includes(method) === true });
       }
     }
   }

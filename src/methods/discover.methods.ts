@@ -26,7 +26,7 @@ export class DiscoverMethods implements McpMethodGroup {
       ...(this.options.instructions !== undefined && { instructions: this.options.instructions }),
     }),
   };
-  readonly cacheable = [McpMethod.Discover];
+  readonly cacheable: readonly string[] = [McpMethod.Discover];
 
   /** The instructions the server gives clients (also answered by the 2025-era `initialize`). */
   get instructions(): string | undefined {

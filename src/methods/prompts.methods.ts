@@ -33,7 +33,7 @@ export class PromptsMethods implements McpMethodGroup {
     [McpMethod.PromptsList]: (exchange) => this.list(exchange),
     [McpMethod.PromptsGet]: (exchange, inbound) => this.get(exchange, inbound.trace),
   };
-  readonly cacheable = [McpMethod.PromptsList];
+  readonly cacheable: readonly string[] = [McpMethod.PromptsList];
 
   private list(exchange: McpExchange): MethodResult {
     return this.lists.page(exchange, 'prompts', 'prompt', this.prompts);

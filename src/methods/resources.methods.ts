@@ -37,7 +37,11 @@ export class ResourcesMethods implements McpMethodGroup {
       this.lists.page(exchange, 'resourceTemplates', 'resource', this.registry.templates),
     [McpMethod.ResourcesRead]: (exchange, inbound) => this.read(exchange, inbound.trace),
   };
-  readonly cacheable = [McpMethod.ResourcesList, McpMethod.ResourcesTemplatesList, McpMethod.ResourcesRead];
+  readonly cacheable: readonly string[] = [
+    McpMethod.ResourcesList,
+    McpMethod.ResourcesTemplatesList,
+    McpMethod.ResourcesRead,
+  ];
 
   private async read(exchange: McpExchange, trace?: McpRequestTrace): Promise<MethodResult> {
     const { params } = exchange;

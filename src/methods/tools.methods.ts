@@ -78,7 +78,7 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
     // The method itself (bound), not a closure around it: one frame less on every call.
     [McpMethod.ToolsCall]: this.callTool.bind(this),
   };
-  readonly cacheable = [McpMethod.ToolsList];
+  readonly cacheable: readonly string[] = [McpMethod.ToolsList];
 
   private listTools(exchange: McpExchange): MethodResult {
     // The extension's graceful degradation: a client that does not render apps gets the same tools
