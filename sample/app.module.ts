@@ -27,6 +27,13 @@ import { staffSignIn } from './sign-in/staff-sign-in.js';
         include: [BookingModule],
         // The guests' server stays open when the staff's signs in (below).
         httpAuthenticator: false,
+        // Its Server Card, at /mcp/server-card: what registries and hosts read before they connect.
+        // With MCP_PUBLIC_URL set (the application's external origin) it lists this endpoint there.
+        card: {
+          name: 'com.example.bistro/bookings',
+          description: 'Finds free tables at the bistro and books one for a guest',
+          baseUrl: config.get<string>('MCP_PUBLIC_URL'),
+        },
       }),
     }),
     McpModule.forRootAsync({
@@ -40,6 +47,11 @@ import { staffSignIn } from './sign-in/staff-sign-in.js';
         path: '/mcp/staff',
         mrtr: { secrets: config.get<string>('MCP_STATE_SECRETS')?.split(',').filter(Boolean) },
         include: [StaffModule],
+        card: {
+          name: 'com.example.bistro/staff',
+          description: "Lists and cancels the bistro's bookings, for its staff",
+          baseUrl: config.get<string>('MCP_PUBLIC_URL'),
+        },
       }),
     }),
     // With MCP_AUTH_UPSTREAM_ISSUER set: the staff sign in at their identity provider (sign-in/).

@@ -244,13 +244,18 @@ function memberRows(checker, tables, members, prefix, seen, table) {
     if (!ts.isPropertySignature(member)) continue;
     const key = `${prefix}${member.name.getText()}`;
     const name = `\`${key}\`${member.questionToken ? '' : ' (required)'}`;
-    const nested = ourInterface(checker, member.type);
+    // `card?: McpServerCardOptions | false`: the options interface of a union is expanded as well.
+    const nested =
+      ourInterface(checker, member.type) ??
+      (member.type && ts.isUnionTypeNode(member.type)
+        ? member.type.types.map((type) => ourInterface(checker, type)).find(Boolean)
+        : undefined);
     const element = elementType(member.type);
     const nestedElement = element && ourInterface(checker, element);
     const doc = docOf(checker, member);
     if (table) checkAgainstTable(key, doc, table.get(member.name.getText()));
     if (nested && /Options$/.test(nested.name.text)) {
-      out.push([name, nested.name.text, doc]);
+      out.push([name, ts.isUnionTypeNode(member.type) ? oneLine(member.type.getText()) : nested.name.text, doc]);
       out.push(...rows(checker, tables, nested, `${key}.`, seen));
     } else if (member.type && ts.isTypeLiteralNode(member.type)) {
       out.push([name, 'object', doc]);

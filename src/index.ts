@@ -20,6 +20,13 @@ export type {
 export type { McpLimitsOptions } from './core/mcp-limits.options.js';
 export type { McpServerOptions } from './core/mcp-server.options.js';
 export type { McpHttpOptions } from './transport/http/mcp-http.options.js';
+export type {
+  McpServerCardHeader,
+  McpServerCardInput,
+  McpServerCardOptions,
+  McpServerCardRemote,
+  McpServerCardRepository,
+} from './transport/http/server-card.options.js';
 export type { McpProtocolEra } from './protocol/protocol-era.js';
 
 // Tools, prompts and resources.
@@ -99,6 +106,7 @@ export {
 export { McpError } from './protocol/mcp.error.js';
 export { McpErrorCode } from './protocol/mcp-error-codes.js';
 export type { McpExchange, McpTransportInfo } from './protocol/mcp-exchange.js';
+export type { McpIcon } from './protocol/icons.js';
 export type {
   Annotations,
   AudioContent,

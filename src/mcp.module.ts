@@ -53,6 +53,7 @@ import { McpEraRouter } from './dispatch/mcp-era-router.js';
 import { LegacySessionCodec } from './legacy/legacy-session-codec.js';
 import { LegacySessions } from './legacy/legacy-sessions.js';
 import { McpHttpTransport } from './transport/http/mcp-http-transport.js';
+import { MCP_SERVER_CARD } from './transport/http/server-card-endpoint.js';
 import { McpStdioTransport } from './transport/stdio/mcp-stdio-transport.js';
 import { seams } from './mcp-seams.providers.js';
 
@@ -122,6 +123,7 @@ const methodGroups: Provider[] = [
     McpRequestPipeline,
     McpDispatcher,
     McpHttpHandler,
+    { provide: MCP_SERVER_CARD, useFactory: (o: ResolvedMcpOptions) => o.card ?? null, inject: [MCP_OPTIONS] },
     McpHttpTransport,
     LegacySessionCodec,
     LegacySessions,

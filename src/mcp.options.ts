@@ -36,6 +36,11 @@ import {
   type ResolvedMcpHttpOptions,
   resolveHttpOptions,
 } from './transport/http/mcp-http.options.js';
+import {
+  type McpServerCard,
+  type McpServerCardOptions,
+  resolveServerCard,
+} from './transport/http/server-card.options.js';
 
 export type { McpCacheOptions } from './core/mcp-server.options.js';
 export type { McpMrtrOptions, McpTasksOptions, McpLegacyOptions };
@@ -57,6 +62,15 @@ export interface McpModuleOptions extends McpServerOptions, McpHttpOptions {
    * size, input rounds, sessions, subscriptions, pending questions, stream backlog, tasks.
    */
   limits?: McpLimitsOptions;
+  /**
+   * This server's Server Card (SEP-2127, the draft extension `io.modelcontextprotocol/server-card`),
+   * served at `<path>/server-card` on the HTTP endpoint for registries, catalogs and hosts to read
+   * before they connect, and the extension then declared in both eras' capabilities. A card needs
+   * a `name` (`namespace/name`) and a `description` that serverInfo does not have, so a server
+   * serves one whenever `card` gives them, and none without `card` or with `false`. Its `version`,
+   * `title` and `icons` are the server's own. Checked at startup.
+   */
+  card?: McpServerCardOptions | false;
   /**
    * The application's own principal source: it wins over an integration module's (oauth2) and over
    * the anonymous default.
@@ -110,6 +124,8 @@ export interface ResolvedMcpOptions extends ResolvedMcpServerOptions, ResolvedMc
   readonly tasks: ResolvedMcpTasksOptions;
   readonly legacy: ResolvedMcpLegacyOptions;
   readonly limits: ResolvedMcpLimits;
+  /** The Server Card as served, built once; undefined when the server serves none. */
+  readonly card: McpServerCard | undefined;
   readonly principalSource?: Type<McpPrincipalSource> | McpPrincipalSource;
   readonly flowStore?: Type<McpFlowStore> | McpFlowStore;
   readonly taskStore?: Type<McpTaskStore> | McpTaskStore;
@@ -143,13 +159,15 @@ export function resolveMcpOptions(
   const folded = foldMovedOptions(options ?? {}, SECTIONS);
   for (const warning of folded.warnings) logger.warn(warning);
   const o = folded.options as Partial<McpModuleOptions>;
+  const server = resolveServerOptions(o, problems);
   const resolved: ResolvedMcpOptions = {
-    ...resolveServerOptions(o, problems),
+    ...server,
     ...resolveHttpOptions(o, problems),
     mrtr: resolveMrtrOptions(o.mrtr, problems),
     tasks: resolveTasksOptions(o.tasks, problems),
     legacy: resolveLegacyOptions(o.legacy, problems),
     limits: resolveLimits(o.limits, problems),
+    card: resolveServerCard(o.card, server, problems),
     principalSource: o.principalSource,
     flowStore: o.flowStore,
     taskStore: o.taskStore,

@@ -11,3 +11,4 @@ export { MCP_APP_MIME_TYPE, MCP_UI_EXTENSION, clientRendersApps } from '../disco
 export type { McpToolUiOptions, McpUiVisibility } from '../decorators/mcp-tool.decorator.js';
 // Named by the signatures above; also exported by `@mocapi/nestjs`.
 export type { ClientCapabilities } from '../protocol/wire-types.js';
+export type { McpIcon } from '../protocol/icons.js';

@@ -1,5 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import type { McpUiResourceDeclarations } from './mcp-ui-resource-meta.js';
+import type { McpIcon } from '../protocol/icons.js';
 
 /** Read by `McpAppsModule` at startup (the core explorer does not see app resources). */
 export const MCP_APP_RESOURCE_METADATA = 'mocapi:app-resource';
@@ -12,6 +13,11 @@ export interface McpAppResourceOptions extends McpUiResourceDeclarations {
   name?: string;
   title?: string;
   description?: string;
+  /**
+   * Images hosts may show for the app (SEP-973), listed with its resource in resources/list: each
+   * `src` an `https:` URL or a `data:` URI of an image. Checked at startup.
+   */
+  icons?: readonly McpIcon[];
 }
 
 /**

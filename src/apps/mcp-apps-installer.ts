@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleInit } fr
 import { DiscoveryService, MetadataScanner, ModuleRef } from '@nestjs/core';
 import type { McpResourceOptions } from '../decorators/mcp-resource.decorator.js';
 import { isSingleton, providerMethods } from '../discovery/provider-methods.js';
+import { checkIcons } from '../protocol/icons.js';
 import { appLinkProblem, MCP_APP_MIME_TYPE, MCP_UI_EXTENSION } from '../discovery/mcp-apps-support.js';
 import { type McpServerRef, McpServers } from '../mcp-servers.js';
 import { readAppBundle } from './app-bundle-file.js';
@@ -87,11 +88,13 @@ export class McpAppsInstaller implements OnModuleInit, OnApplicationBootstrap {
     what: string,
   ): McpResourceOptions & { uri: string; name: string } {
     const ui = uiResourceMeta(app, this.config.defaults, what);
+    const icons = checkIcons(app.icons, what);
     return {
       uri: app.uri,
       name,
       ...(app.title !== undefined && { title: app.title }),
       ...(app.description !== undefined && { description: app.description }),
+      ...(icons && { icons }),
       mimeType: MCP_APP_MIME_TYPE,
       _meta: { ui },
     };

@@ -1,5 +1,6 @@
 import { attachedServer } from '../mcp-servers.js';
 import type { McpUiResourceDeclarations } from './mcp-ui-resource-meta.js';
+import type { McpIcon } from '../protocol/icons.js';
 
 /**
  * An MCP App served from a built file, e.g. the single HTML file of a Vite build with
@@ -14,6 +15,11 @@ export interface McpAppBundleOptions extends McpUiResourceDeclarations {
   name: string;
   title?: string;
   description?: string;
+  /**
+   * Images hosts may show for the app (SEP-973), listed with its resource in resources/list: each
+   * `src` an `https:` URL or a `data:` URI of an image. Checked at startup.
+   */
+  icons?: readonly McpIcon[];
   /** Path of the HTML file; a relative path resolves against the working directory. */
   bundle: string;
 }

@@ -32,6 +32,7 @@ export class ResultStamp {
       name: options.name,
       version: options.version,
       ...(options.title !== undefined && { title: options.title }),
+      ...(options.icons !== undefined && { icons: options.icons }),
     });
     this.meta = Object.freeze({ [META_SERVER_INFO]: this.serverInfo });
   }

@@ -1,4 +1,5 @@
 import type { CacheScope } from '../protocol/wire-types.js';
+import { frozenIcons, iconsProblem, type McpIcon } from '../protocol/icons.js';
 import type { McpProtocolEra } from '../protocol/protocol-era.js';
 import { NON_EMPTY_STRING, NON_NEGATIVE_INTEGER, oneOf, POSITIVE_INTEGER, STRING } from './option-checks.js';
 import {
@@ -7,6 +8,7 @@ import {
   movedTo,
   nested,
   option,
+  type OptionField,
   optionWith,
   required,
   type ResolvedSection,
@@ -43,6 +45,22 @@ const MODULES = check(
   'must be an array of module classes',
 );
 
+/**
+ * The server's icons: checked icon by icon (each problem named, e.g. `icons[0].src`), resolved to
+ * a frozen copy, undefined when none.
+ */
+const ICONS: OptionField<readonly McpIcon[], readonly McpIcon[] | undefined, 'optional'> = {
+  kind: 'optional',
+  check: check((value): value is readonly McpIcon[] => Array.isArray(value), 'must be an array of icons'),
+  resolve: (value, path, problems) => {
+    if (value === undefined) return undefined;
+    const problem = iconsProblem(value, path);
+    if (problem === undefined) return frozenIcons(value);
+    problems.push(problem.replace(/^(\S+) /, '`$1` '));
+    return undefined;
+  },
+};
+
 /** What the server says about itself (the top level of `McpModule.forRoot`). */
 export interface McpServerOptions {
   /** serverInfo.name */
@@ -51,6 +69,13 @@ export interface McpServerOptions {
   version: string;
   /** serverInfo.title */
   title?: string;
+  /**
+   * serverInfo.icons: the images hosts show for the server, in `initialize` (2025 era) and on
+   * every 2026-07-28 result's serverInfo (`server/discover` among them). Each icon's `src` is an
+   * `https:` URL or a `data:` URI of an image; `sizes` are `WIDTHxHEIGHT` or `any`; `theme` is
+   * `light` or `dark`. Checked at startup. Default: none.
+   */
+  icons?: readonly McpIcon[];
   /**
    * Path of the Streamable HTTP endpoint, and the server's name among the several of one
    * application: stdio, `McpTestClient`, `McpServers.get` and the `server` option of the content
@@ -105,6 +130,7 @@ export const SERVER = defineSection<McpServerOptions>()({
   ),
   version: required(NON_EMPTY_STRING, "`version` is required: the server version reported in serverInfo, e.g. '1.0.0'"),
   title: option(STRING),
+  icons: ICONS,
   path: optionWith(URL_PATH, '/mcp', (path) => (path.length > 1 ? path.replace(/\/+$/, '') : path)),
   instructions: option(STRING),
   cache: nested(CACHE),

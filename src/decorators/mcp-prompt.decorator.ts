@@ -1,4 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
+import type { McpIcon } from '../protocol/icons.js';
 import type { McpCompleter } from './mcp-completer.js';
 import { MCP_PROMPT_METADATA } from './mcp-metadata.constants.js';
 
@@ -8,6 +9,12 @@ export interface McpPromptOptions {
   name?: string;
   title?: string;
   description: string;
+  /**
+   * Images hosts may show for the prompt (SEP-973): each `src` an `https:` URL or a `data:` URI of
+   * an image, with optional `mimeType`, `sizes` (`48x48`, `any`) and `theme` (`light`, `dark`).
+   * Listed in prompts/list in both eras; checked at startup.
+   */
+  icons?: readonly McpIcon[];
   /** Completers per argument; arguments validated with `@IsIn` / `@IsEnum` complete on their own. */
   completers?: Readonly<Record<string, McpCompleter>>;
 }

@@ -1,4 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
+import type { McpIcon } from '../protocol/icons.js';
 import type { Annotations } from '../protocol/wire-types.js';
 import type { McpCompleter } from './mcp-completer.js';
 import { MCP_RESOURCE_TEMPLATE_METADATA } from './mcp-metadata.constants.js';
@@ -11,6 +12,12 @@ export interface McpResourceTemplateOptions {
   name?: string;
   title?: string;
   description?: string;
+  /**
+   * Images hosts may show for the template (SEP-973): each `src` an `https:` URL or a `data:` URI of
+   * an image, with optional `mimeType`, `sizes` (`48x48`, `any`) and `theme` (`light`, `dark`).
+   * Listed in resources/templates/list in both eras; checked at startup.
+   */
+  icons?: readonly McpIcon[];
   mimeType?: string;
   annotations?: Annotations;
   /**

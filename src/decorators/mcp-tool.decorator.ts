@@ -1,4 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
+import type { McpIcon } from '../protocol/icons.js';
 import type { JsonSchema, ToolAnnotations } from '../protocol/wire-types.js';
 import { MCP_TOOL_METADATA } from './mcp-metadata.constants.js';
 import type { StandardSchemaV1 } from '../schema/standard-schema.js';
@@ -35,6 +36,12 @@ export interface McpToolOptions {
   title?: string;
   /** What the tool does, for the model. */
   description: string;
+  /**
+   * Images hosts may show for the tool (SEP-973): each `src` an `https:` URL or a `data:` URI of
+   * an image, with optional `mimeType`, `sizes` (`48x48`, `any`) and `theme` (`light`, `dark`).
+   * Listed in tools/list in both eras; checked at startup.
+   */
+  icons?: readonly McpIcon[];
   annotations?: ToolAnnotations;
   /**
    * A hand-written JSON Schema for the arguments, advertised as is instead of one generated from the
@@ -55,13 +62,28 @@ export interface McpToolOptions {
   input?: StandardSchemaV1;
   /**
    * A hand-written output schema, advertised as is; by default one is derived from `output`, or
-   * generated when the method declares a DTO return type.
+   * generated when the method declares a DTO return type. Whichever it is, every result is held to
+   * it (unless `output` is set, which checks them instead): a result whose `structuredContent` does
+   * not conform, or that has none (and is not `isError`), is answered as an `isError` result naming
+   * the failing paths and what each expected (never the values), and logged at ERROR. The check is
+   * compiled at startup and knows the keywords of generated and library schemas (`type`,
+   * `properties`, `required`, `additionalProperties`, `patternProperties`, `items`, `prefixItems`,
+   * `enum`, `const`, the numeric, string, array and object bounds, `pattern`, the common `format`s,
+   * `anyOf`/`oneOf`/`allOf`/`not`, `if`/`then`/`else`, `$ref` within the schema); any other keyword,
+   * and a `$ref` to another document, is ignored (accepts any value).
    */
   outputSchema?: JsonSchema;
   /**
    * The result's `structuredContent` as a Standard Schema v1 value: the advertised `outputSchema`
    * is the library's JSON Schema of its output (unless `outputSchema` is set, which wins; a library
-   * without Standard JSON Schema needs `outputSchema` beside it). Results are not validated with it.
+   * without Standard JSON Schema needs `outputSchema` beside it). Every result's `structuredContent`
+   * is validated with it (`~standard.validate`, asynchronous schemas too), whatever `outputSchema`
+   * says: a non-conforming or missing one becomes an `isError` result naming the failing paths (the
+   * library's messages), logged at ERROR. A conforming result is sent with the value the schema
+   * answers as `structuredContent` (defaults filled, unknown keys stripped as the schema says, and
+   * the text content made from it when the handler returned the bare object), not the handler's
+   * original: that value is what the advertised output schema describes (zod's, for one, lists
+   * defaulted keys as required and forbids unknown ones), so the client's own check passes.
    */
   output?: StandardSchemaV1;
   /** Extra `_meta` advertised with the tool in tools/list. */

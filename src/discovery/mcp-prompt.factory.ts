@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { McpPromptOptions } from '../decorators/mcp-prompt.decorator.js';
+import { checkIcons } from '../protocol/icons.js';
 import { ownValue } from '../protocol/own-property.js';
 import type { PromptDefinition } from '../protocol/wire-types.js';
 import { dtoAllowedValues, dtoToPromptArguments } from '../schema/dto-prompt-arguments.js';
@@ -24,12 +25,14 @@ export class McpPromptFactory {
     if (typeof options.description !== 'string' || options.description === '') {
       throw new Error(`MCP prompt "${name}" (${source}) needs a description: @McpPrompt({ description: '...' }).`);
     }
+    const icons = checkIcons(options.icons, `MCP prompt "${name}" (${source})`);
     const dto = inputDtoOf(Object.getPrototypeOf(instance) as object, methodName);
     const args = dto ? dtoToPromptArguments(dto) : [];
     const definition: PromptDefinition = {
       name,
       ...(options.title !== undefined && { title: options.title }),
       description: options.description,
+      ...(icons && { icons }),
       ...(args.length > 0 && { arguments: args }),
     };
     const completers = options.completers ?? {};

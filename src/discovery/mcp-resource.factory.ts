@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { McpResourceTemplateOptions } from '../decorators/mcp-resource-template.decorator.js';
 import type { McpResourceOptions } from '../decorators/mcp-resource.decorator.js';
+import { checkIcons } from '../protocol/icons.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../protocol/wire-types.js';
 import { type ContextualProvider, McpHandlerFactory } from './mcp-handler.factory.js';
 import type { RegisteredResource, RegisteredResourceTemplate } from './registered-resource.js';
@@ -21,10 +22,13 @@ export class McpResourceFactory {
     if (typeof options.uri !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(options.uri)) {
       throw new Error(`MCP resource ${source} needs an absolute URI: @McpResource({ uri: 'scheme://...' }).`);
     }
+    const icons = checkIcons(options.icons, `MCP resource ${options.uri} (${source})`);
     const definition: ResourceDefinition = {
       uri: options.uri,
       name: options.name ?? methodName,
-      ...pick(options, ['title', 'description', 'mimeType', 'size', 'annotations', '_meta']),
+      ...pick(options, ['title', 'description']),
+      ...(icons && { icons }),
+      ...pick(options, ['mimeType', 'size', 'annotations', '_meta']),
     };
     return {
       name: options.uri,
@@ -47,10 +51,13 @@ export class McpResourceFactory {
     } catch (error) {
       throw new Error(`MCP resource template ${source}: ${(error as Error).message}`, { cause: error });
     }
+    const icons = checkIcons(options.icons, `MCP resource template ${options.uriTemplate} (${source})`);
     const definition: ResourceTemplateDefinition = {
       uriTemplate: options.uriTemplate,
       name: options.name ?? methodName,
-      ...pick(options, ['title', 'description', 'mimeType', 'annotations', '_meta']),
+      ...pick(options, ['title', 'description']),
+      ...(icons && { icons }),
+      ...pick(options, ['mimeType', 'annotations', '_meta']),
     };
     return {
       name: options.uriTemplate,

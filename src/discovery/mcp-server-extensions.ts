@@ -3,8 +3,9 @@ import { Injectable } from '@nestjs/common';
 /**
  * The extensions the server declares in `capabilities.extensions`, in both eras: the
  * `server/discover` result (2026-07-28) and the `initialize` result (2025 era) alike. Integration
- * modules (such as `McpAppsModule`) declare theirs while the application starts; an application may
- * declare its own the same way. Extensions the core serves itself (tasks) are not listed here.
+ * modules (such as `McpAppsModule`) declare theirs while the application starts, as the HTTP
+ * transport declares the Server Card of a server that serves one; an application may declare its
+ * own the same way. Tasks, which the core derives from the tools, are not listed here.
  */
 @Injectable()
 export class McpServerExtensions {

@@ -55,3 +55,36 @@ describe('McpToolFactory: tools linked to an MCP App', () => {
     expect(bare.withoutUi).not.toHaveProperty('_meta');
   });
 });
+
+describe('McpToolFactory: output schema and icons', () => {
+  it('compiles a result check only for a tool with an output schema', async () => {
+    expect(factory.create(new Tools(), 'run', { description: 'd' }).checkOutput).toBeUndefined();
+    const tool = factory.create(new Tools(), 'run', {
+      description: 'd',
+      outputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+    });
+    expect(await tool.checkOutput!({ n: 1 })).toEqual({ ok: true, value: { n: 1 } });
+    expect(await tool.checkOutput!({ n: 1.5 })).toEqual({ ok: false, violations: ['n: must be an integer'] });
+  });
+
+  it('refuses, at startup, an output schema it cannot compile, naming the tool', () => {
+    expect(() =>
+      factory.create(new Tools(), 'run', {
+        description: 'd',
+        outputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/A' } } },
+      }),
+    ).toThrow(
+      /^MCP tool "run" \(Tools\.run\): its outputSchema cannot be checked: \$ref "#\/\$defs\/A" points at nothing/,
+    );
+  });
+
+  it('lists checked icons after the description, and refuses a bad one naming the tool and the field', () => {
+    const icons = [{ src: 'https://example.com/i.png', sizes: ['any'] }];
+    const tool = factory.create(new Tools(), 'run', { description: 'd', icons });
+    expect(tool.definition.icons).toEqual(icons);
+    expect(Object.keys(tool.definition)).toEqual(['name', 'description', 'icons', 'inputSchema']);
+    expect(() => factory.create(new Tools(), 'run', { description: 'd', icons: [{ src: 'ftp://x/i.png' }] })).toThrow(
+      /^MCP tool "run" \(Tools\.run\): icons\[0\]\.src must be an https: URL/,
+    );
+  });
+});

@@ -11,6 +11,8 @@ import { FLAT_RESOURCE_URI_KEY } from './mcp-apps-support.js';
 import { isStandardSchema } from '../schema/standard-schema.js';
 import { standardJsonSchema } from '../schema/standard-json-schema.js';
 import { compileStandardSchemaValidators } from '../schema/standard-schema-validator.js';
+import { compileToolOutputCheck, type ToolOutputCheckFn } from '../schema/tool-output-check.js';
+import { checkIcons } from '../protocol/icons.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_./-]{1,64}$/;
 const EMPTY_INPUT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', properties: {} });
@@ -71,10 +73,13 @@ export class McpToolFactory {
       options.outputSchema ??
       (output ? standardJsonSchema(output, 'output', what) : outputDto ? dtoToJsonSchema(outputDto) : undefined);
     const checks = input ? compileStandardSchemaValidators(input, name) : undefined;
+    const checkOutput = outputCheck(output, outputSchema, what);
+    const icons = checkIcons(options.icons, what);
     const definition: ToolDefinition = {
       name,
       ...(options.title !== undefined && { title: options.title }),
       description: options.description,
+      ...(icons && { icons }),
       inputSchema,
       ...(outputSchema && { outputSchema }),
       ...(options.annotations && { annotations: options.annotations }),
@@ -88,6 +93,7 @@ export class McpToolFactory {
       handler: this.handlers.create(instance, methodName, contextual),
       validate: inputDto ? compileDtoValidator(inputDto) : checks?.validate,
       validateAsync: checks?.validateAsync,
+      ...(checkOutput && { checkOutput }),
       headerParams: inputDto ? mcpHeaderParams(inputDto) : headerParamsOfSchema(inputSchema),
       exactlyOnce: options.exactlyOnce,
       timeoutMs: options.timeoutMs,
@@ -95,6 +101,19 @@ export class McpToolFactory {
       taskCreation: options.taskCreation,
       ...(options.ui && { ui: options.ui, withoutUi: withoutUi(definition, options) }),
     };
+  }
+}
+
+/** The check of the tool's results, compiled now; a schema that cannot be compiled stops startup. */
+function outputCheck(
+  output: McpToolOptions['output'],
+  outputSchema: JsonSchema | undefined,
+  what: string,
+): ToolOutputCheckFn | undefined {
+  try {
+    return compileToolOutputCheck(output, outputSchema);
+  } catch (error) {
+    throw new Error(`${what}: its outputSchema cannot be checked: ${(error as Error).message}.`, { cause: error });
   }
 }
 

@@ -2,6 +2,7 @@ import type { ToolDefinition } from '../protocol/wire-types.js';
 import type { McpHeaderParam } from '../schema/dto-json-schema.js';
 import type { DtoValidatorFn } from '../schema/dto-validator.js';
 import type { StandardSchemaValidatorFn } from '../schema/standard-schema-validator.js';
+import type { ToolOutputCheckFn } from '../schema/tool-output-check.js';
 import type { McpHandler } from './mcp-handler.js';
 import type { Registered } from './mcp-registry.js';
 import type { McpTaskCreation, McpTaskSupport } from '../protocol/task-support.js';
@@ -18,6 +19,11 @@ export interface RegisteredTool extends Registered {
   readonly validate?: DtoValidatorFn;
   /** For a tool with a Standard Schema `input`: validates the arguments, waiting for the library. Preferred over `validate`. */
   readonly validateAsync?: StandardSchemaValidatorFn;
+  /**
+   * For a tool with an output schema (`output`, `outputSchema` or a DTO return type): checks a
+   * result's `structuredContent`, compiled at startup. Undefined when there is none: nothing runs.
+   */
+  readonly checkOutput?: ToolOutputCheckFn;
   /** Arguments mirrored in `Mcp-Param-{header}` HTTP headers (`x-mcp-header`). */
   readonly headerParams: readonly McpHeaderParam[];
   /** `@McpTool({ exactlyOnce })`; undefined means the module's default. */

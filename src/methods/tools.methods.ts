@@ -14,6 +14,7 @@ import type { McpMethodGroup, MethodHandler, MethodResult } from '../calls/metho
 import { DEFINITIONS_VIEW, ListPager, type ListView } from '../calls/list-pager.js';
 import { ExactlyOnceCompletion } from '../calls/exactly-once-completion.js';
 import { toCallToolResult, toolErrorResult } from '../calls/tool-result-normalizer.js';
+import { conformingToolResult } from '../calls/tool-output-conformance.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import { isJsonObject } from '../protocol/is-json-object.js';
 import { exchangeWithSignal } from '../calls/request-exchange.js';
@@ -140,8 +141,14 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
     }
   }
 
-  private finished(outcome: McpCallOutcome): MethodResult {
-    return outcome.kind === 'input_required' ? outcome.round : toCallToolResult(outcome.value);
+  /**
+   * A finished call's answer: the question it asks, or its result held to the output schema of
+   * `tool` (nothing more than the normalizing for a tool without one, or without `tool`: a task's
+   * run, which the task runner checked).
+   */
+  private finished(outcome: McpCallOutcome, tool?: RegisteredTool): MethodResult | Promise<MethodResult> {
+    if (outcome.kind === 'input_required') return outcome.round;
+    return tool?.checkOutput ? conformingToolResult(tool, outcome.value, this.logger) : toCallToolResult(outcome.value);
   }
 
   private async callTool(exchange: McpExchange, inbound: McpInbound): Promise<MethodResult> {
@@ -211,7 +218,7 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
         : await this.mrtr.run(session, exchange, invoke, input, exchange);
       if (outcome === TIMED_OUT)
         return toolErrorResult(`The tool ${tool.name} did not finish within ${timeoutMs} ms and was stopped.`);
-      return this.finished(outcome);
+      return this.finished(outcome, tool);
     } catch (error) {
       return this.toolFailed(error);
     }

@@ -1,9 +1,12 @@
 // The parts of the 2026-07-28 schema this module reads or writes. Field names follow
 // `schema/2026-07-28/schema.ts`; only what we use is spelled out.
 
+import type { McpIcon } from './icons.js';
+
 /**
  * Names a client or server: sent by clients as `_meta` clientInfo (optional, never required) and
- * by this server as `_meta` serverInfo on results. Extra fields such as icons pass through untouched.
+ * by this server as `_meta` serverInfo on results (and as serverInfo in a 2025-era `initialize`
+ * result), with its `icons` when `McpModule.forRoot({ icons })` gives some. Other fields pass through.
  *
  * @publicApi
  */
@@ -11,6 +14,7 @@ export interface Implementation {
   name: string;
   version: string;
   title?: string;
+  icons?: readonly McpIcon[];
   [key: string]: unknown;
 }
 
@@ -203,6 +207,7 @@ export interface ToolDefinition {
   name: string;
   title?: string;
   description?: string;
+  icons?: readonly McpIcon[];
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
   annotations?: ToolAnnotations;
@@ -238,6 +243,7 @@ export interface PromptDefinition {
   name: string;
   title?: string;
   description?: string;
+  icons?: readonly McpIcon[];
   arguments?: PromptArgument[];
 }
 /**
@@ -268,6 +274,7 @@ export interface ResourceDefinition {
   name: string;
   title?: string;
   description?: string;
+  icons?: readonly McpIcon[];
   mimeType?: string;
   size?: number;
   annotations?: Annotations;
@@ -282,6 +289,7 @@ export interface ResourceTemplateDefinition {
   name: string;
   title?: string;
   description?: string;
+  icons?: readonly McpIcon[];
   mimeType?: string;
   annotations?: Annotations;
   _meta?: Record<string, unknown>;

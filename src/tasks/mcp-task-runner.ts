@@ -34,6 +34,7 @@ import { TaskProgressRecorder } from './task-progress-recorder.js';
 import { TaskRecordWriter } from './task-record-writer.js';
 import { type TaskReplay, taskReplay } from './task-replay.js';
 import { answeredRecord, cancelledRecord } from './task-transitions.js';
+import { conformingToolResult } from '../calls/tool-output-conformance.js';
 
 /**
  * Runs tools as tasks (the `io.modelcontextprotocol/tasks` extension): creates the task in the
@@ -230,10 +231,19 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
       : record;
   }
 
-  /** Runs the handler under the task's scope, through the same call runner as a plain tools/call. */
+  /**
+   * Runs the handler under the task's scope, through the same call runner as a plain tools/call;
+   * a tool with an output schema has its result held to it here, as a plain call's is.
+   */
   private invoke(run: TaskRun, exchange: McpExchange, scope: TaskCallScope): Promise<McpCallOutcome> {
     const handler = () => taskCallScope.run(scope, () => run.tool.handler.invoke(run.input, exchange));
-    return this.mrtr.run(run.session, exchange, handler);
+    const outcome = this.mrtr.run(run.session, exchange, handler);
+    if (!run.tool.checkOutput) return outcome;
+    return outcome.then(async (ended) =>
+      ended.kind === 'complete'
+        ? { kind: 'complete', value: await conformingToolResult(run.tool, ended.value, this.logger) }
+        : ended,
+    );
   }
 
   /**

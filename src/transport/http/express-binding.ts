@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpHttpHandler } from './mcp-http-handler.js';
+import type { ServerCardEndpoint } from './server-card-endpoint.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 type ErrorHandler = (
@@ -22,9 +23,11 @@ interface ExpressApp {
  * (CORS, helmet, ...) and Nest's body parsers run first: a body they parsed is taken as it is (its
  * declared size still checked against `maxBodyBytes`), an unread one is read by the module, and the
  * parsers' own failures (malformed JSON, over their limit) reach the error handler mounted here,
- * which answers them as JSON-RPC errors (-32700, 413) instead of Express's HTML pages.
+ * which answers them as JSON-RPC errors (-32700, 413) instead of Express's HTML pages. The server's
+ * card, when it has one, answers every method at its own path.
  */
-export function bindExpress(app: ExpressApp, path: string, handler: McpHttpHandler): void {
+export function bindExpress(app: ExpressApp, path: string, handler: McpHttpHandler, card?: ServerCardEndpoint): void {
+  if (card) app.all(card.path, (req, res) => card.handle(req, res));
   app.post(path, (req, res) => void handler.handle(req, res, bodyIfParsed(req)));
   app.get(path, (req, res) => void handler.handleSession(req, res));
   app.delete(path, (req, res) => void handler.handleSession(req, res));

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpHttpHandler } from './mcp-http-handler.js';
+import type { ServerCardEndpoint } from './server-card-endpoint.js';
 
 /** The part of a Fastify request the bindings use. */
 export interface FastifyRequestLike {
@@ -31,13 +32,15 @@ export interface FastifyLike {
 
 const SESSION_METHODS = ['GET', 'DELETE'];
 const OTHER_METHODS = ['PUT', 'PATCH', 'HEAD', 'OPTIONS'];
+const CARD_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /**
  * Mounts the endpoint on Fastify in an encapsulated plugin whose only content parser hands us the
  * raw bytes, so parsing and its errors are ours exactly as on Express; Fastify enforces the body
- * limit and we turn its 413 into a JSON-RPC error.
+ * limit and we turn its 413 into a JSON-RPC error. The server's card, when it has one, answers
+ * every method at its own path.
  */
-export function bindFastify(app: FastifyLike, path: string, handler: McpHttpHandler): void {
+export function bindFastify(app: FastifyLike, path: string, handler: McpHttpHandler, card?: ServerCardEndpoint): void {
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: handler.maxBodyBytes }, (_req, body, done) =>
@@ -74,5 +77,16 @@ export function bindFastify(app: FastifyLike, path: string, handler: McpHttpHand
         handler.methodNotAllowed(reply.raw);
       },
     });
+    if (card) {
+      scope.route({
+        method: CARD_METHODS,
+        url: card.path,
+        exposeHeadRoute: false,
+        handler: (request, reply) => {
+          reply.hijack();
+          card.handle(request.raw, reply.raw);
+        },
+      });
+    }
   });
 }
