@@ -18,6 +18,34 @@ const RAWS: readonly object[] = [
   JSON.parse('{"a":3,"__proto__":{"polluted":true},"constructor":{"x":1}}') as object,
 ];
 
+class Trimmed {
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
+  @IsString()
+  a!: string;
+  @IsOptional() @IsNumber() b?: number;
+}
+class CopiesAnother {
+  @IsOptional() @IsNumber() a?: number;
+  @Transform(({ obj }: { obj: Record<string, unknown> }) => obj['a']) @IsOptional() @IsNumber() b?: number;
+}
+class Renamed {
+  @Expose({ name: 'b' }) @IsInt() a!: number;
+}
+class Excluded {
+  @Exclude() @IsOptional() @IsInt() a?: number;
+  @IsOptional() @IsInt() b?: number;
+}
+class Converted {
+  @Type(() => Number) @IsNumber() a!: number;
+}
+class ReadOnlyOwn {
+  @IsOptional() @IsString() a?: string;
+  @IsOptional() @IsInt() b?: number;
+  constructor() {
+    Object.defineProperty(this, 'a', { value: 'fixed', enumerable: true, writable: false });
+  }
+}
+
 describe('compileFlatDtoInstance', () => {
   it('copies the kept properties when that builds what class-transformer builds (the value is the same object)', () => {
     class Plain {
@@ -39,52 +67,13 @@ describe('compileFlatDtoInstance', () => {
   });
 
   it.each([
-    [
-      'a transform',
-      class {
-        @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
-        @IsString()
-        a!: string;
-        @IsOptional() @IsNumber() b?: number;
-      },
-    ],
-    [
-      'a transform reading another property',
-      class {
-        @IsOptional() @IsNumber() a?: number;
-        @Transform(({ obj }: { obj: Record<string, unknown> }) => obj['a']) @IsOptional() @IsNumber() b?: number;
-      },
-    ],
-    [
-      'a renamed property',
-      class {
-        @Expose({ name: 'b' }) @IsInt() a!: number;
-      },
-    ],
-    [
-      'an excluded property',
-      class {
-        @Exclude() @IsOptional() @IsInt() a?: number;
-        @IsOptional() @IsInt() b?: number;
-      },
-    ],
-    [
-      'a @Type conversion',
-      class {
-        @Type(() => Number) @IsNumber() a!: number;
-      },
-    ],
-    [
-      'a constructor that defines a read-only property',
-      class {
-        @IsOptional() @IsString() a?: string;
-        @IsOptional() @IsInt() b?: number;
-        constructor() {
-          Object.defineProperty(this, 'a', { value: 'fixed', enumerable: true, writable: false });
-        }
-      },
-    ],
-  ])('builds what class-transformer builds for %s', (_label, dto) => {
+    ['a transform', Trimmed],
+    ['a transform reading another property', CopiesAnother],
+    ['a renamed property', Renamed],
+    ['an excluded property', Excluded],
+    ['a @Type conversion', Converted],
+    ['a constructor that defines a read-only property', ReadOnlyOwn],
+  ] as const)('builds what class-transformer builds for %s', (_label, dto: new () => object) => {
     const kept = new Set(['a', 'b']);
     const build = compileFlatDtoInstance(dto, kept);
     for (const raw of RAWS) {
