@@ -62,7 +62,26 @@ export class ResultStamp {
   }
 }
 
-/** A shallow copy of a record's own enumerable properties, to be stamped. */
+/**
+ * A shallow copy of a record's own enumerable properties (symbols too), to be stamped: what a
+ * spread copies, key by key. On Node 20 a spread copy that then gains properties, as every stamped
+ * copy does, costs about a microsecond, some 40 times this (bench/RESULTS.md, "Issue 39").
+ */
 function copyOf(record: object): Result {
-  return { ...(record as Result) };
+  const source = record as Result;
+  const copy: Result = {};
+  for (const key in source) {
+    if (!Object.hasOwn(source, key)) continue;
+    // A `__proto__` key (a parsed upstream's `_meta`, say) stays data, as a spread keeps it.
+    if (key === '__proto__') defineData(copy, key, source[key]);
+    else copy[key] = source[key];
+  }
+  for (const symbol of Object.getOwnPropertySymbols(source)) {
+    if (Object.prototype.propertyIsEnumerable.call(source, symbol)) defineData(copy, symbol, source[symbol as never]);
+  }
+  return copy;
+}
+
+function defineData(target: object, key: PropertyKey, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

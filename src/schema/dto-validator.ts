@@ -44,8 +44,9 @@ const validators = new WeakMap<Function, DtoValidatorFn>();
  * A flat DTO (only `@IsOptional()`, `@ValidateIf()`, `@IsNumber()`, `@IsInt()`, `@IsString()`,
  * `@IsBoolean()`, see `compileFlatDtoCheck`) gets a check compiled at startup that builds the same
  * instance and reports the same lines without running class-validator per call (a kept speed-up:
- * bench/RESULTS.md, "Issue 24"); class-transformer builds every instance, and any other DTO is
- * validated by class-validator as described.
+ * bench/RESULTS.md, "Issue 24"), and builds the instance by copying its properties when that
+ * provably builds what class-transformer would (`compileFlatDtoInstance`, bench/RESULTS.md,
+ * "Issue 39"); any other DTO is built by class-transformer and validated by class-validator.
  *
  * Asynchronous validators are not supported: `validateSync` silently skips them, which would let
  * invalid input through, so a DTO (or nested DTO) that has one is refused here instead.
@@ -73,13 +74,14 @@ function buildValidator(dto: Function): DtoValidatorFn {
   }
   const flat = compileFlatDtoCheck(dto, model.rules);
   if (flat) {
+    // A flat DTO nests nothing: its required properties are all there is to add.
+    const required = model.properties.filter((property) => !property.optional).map((property) => property.name);
     return (raw) => {
       const notAnObject = checkShape(raw);
       if (notAnObject) return notAnObject;
-      const instance = plainToInstance(cls, raw ?? {}, TRANSFORM_OPTIONS) as object;
-      flat.whitelist(instance);
+      const instance = flat.instance(raw ?? {});
       const found = flat.violations(instance);
-      addMissing(instance, dto, '', found);
+      addMissingOf(instance, required, '', found);
       return found.length === 0 ? { ok: true, value: instance } : { ok: false, violations: found };
     };
   }
@@ -139,11 +141,12 @@ function assertSyncAndComplete(root: Function): void {
 function addMissing(value: object, dto: Function, path: string, out: string[]): void {
   const record = value as Record<string, unknown>;
   const properties = dtoModel(dto).properties;
-  for (const { name, optional } of properties) {
-    if (optional || record[name] !== undefined) continue;
-    const at = childPath(path, name);
-    if (!out.some((line) => line.startsWith(`${at}: `))) out.push(`${at}: ${name} is required`);
-  }
+  addMissingOf(
+    value,
+    properties.filter((property) => !property.optional).map((property) => property.name),
+    path,
+    out,
+  );
   for (const { name, nestedType: type } of properties) {
     if (type === undefined) continue;
     const nested = record[name];
@@ -155,6 +158,16 @@ function addMissing(value: object, dto: Function, path: string, out: string[]): 
     } else if (nested instanceof type) {
       addMissing(nested, type, at, out);
     }
+  }
+}
+
+/** Adds "x is required" for each of `required` absent from `value`, unless already reported. */
+function addMissingOf(value: object, required: readonly string[], path: string, out: string[]): void {
+  const record = value as Record<string, unknown>;
+  for (const name of required) {
+    if (record[name] !== undefined) continue;
+    const at = childPath(path, name);
+    if (!out.some((line) => line.startsWith(`${at}: `))) out.push(`${at}: ${name} is required`);
   }
 }
 

@@ -1,15 +1,19 @@
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationRule } from './dto-metadata.js';
+import { compileFlatDtoInstance } from './flat-dto-instance.js';
 
 /**
- * What validating one flat DTO instance with class-validator amounts to, decided once per class:
- * the instance (built by class-transformer as ever) is checked without class-validator on the hot
- * path.
+ * What building and validating one flat DTO instance with class-transformer and class-validator
+ * amounts to, decided once per class: neither runs class-validator on the hot path, and
+ * class-transformer only where copying would not build the same instance (`compileFlatDtoInstance`).
  * @internal
  */
 export interface FlatDtoCheck {
-  /** Strips from `instance` what `validateSync({ whitelist })` would: every key without a rule. */
-  whitelist(instance: object): void;
+  /**
+   * The instance of the arguments `raw`, as `plainToInstance` builds it, stripped of what
+   * `validateSync({ whitelist })` would strip: every key without a rule.
+   */
+  instance(raw: object): object;
   /** class-validator's violation lines for `instance` (`a: a must be a number ...`), in its order. */
   violations(instance: object): string[];
 }
@@ -71,7 +75,7 @@ interface PropertyCheck {
  * (default options), `@IsInt()`, `@IsString()`, `@IsBoolean()`, without `each`, groups, `always`,
  * a custom message or context, each property has at least one of those type checks, and no
  * accessor shadows a property. class-transformer's decorators need no check: the instance checked
- * is the one `plainToInstance` made.
+ * is the one `plainToInstance` makes (or a copy proven the same at startup).
  * @internal
  */
 export function compileFlatDtoCheck(dto: Function, rules: readonly ValidationRule[]): FlatDtoCheck | undefined {
@@ -86,10 +90,7 @@ export function compileFlatDtoCheck(dto: Function, rules: readonly ValidationRul
   }
   const names = new Set(properties.map((p) => p.name));
   return {
-    whitelist(instance) {
-      const record = instance as Record<string, unknown>;
-      for (const key of Object.keys(record)) if (!names.has(key)) delete record[key];
-    },
+    instance: compileFlatDtoInstance(dto, names),
     violations(instance) {
       const out: string[] = [];
       const record = instance as Record<string, unknown>;
