@@ -30,8 +30,9 @@ export interface InputRequestOptions {
 }
 
 /** The parts of the options every kind of input request shares. */
-function common(options: InputRequestOptions | undefined): Pick<PendingInput, 'key' | 'whenChanged'> {
-  return { key: options?.key, whenChanged: options?.whenChanged };
+function pending(options: InputRequestOptions | undefined, request: PendingInput['request']): PendingInput {
+  // A literal, not a spread of the options: a spread amid members costs Node 20 some 0.5 us.
+  return { key: options?.key, whenChanged: options?.whenChanged, request };
 }
 
 /** One question of a batch, and how its wire answer becomes the typed answer `A`. */
@@ -69,10 +70,10 @@ export class InputBatchBuilder {
       throw new TypeError('elicit(message, schema): the schema callback must return the builder it was given');
     }
     return new PlannedInput(
-      {
-        ...common(options),
-        request: { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: built.build() } },
-      },
+      pending(options, {
+        method: 'elicitation/create',
+        params: { mode: 'form', message, requestedSchema: built.build() },
+      }),
       (answer) => {
         const { action, content } = answer as ElicitResult;
         return (action === 'accept' ? { action, content: content as T } : { action }) as ElicitAnswer<T>;
@@ -86,7 +87,7 @@ export class InputBatchBuilder {
     if (typeof url !== 'string' || !URL.canParse(url))
       throw new TypeError('elicitUrl(message, url): url must be an absolute URL');
     return new PlannedInput(
-      { ...common(options), request: { method: 'elicitation/create', params: { mode: 'url', message, url } } },
+      pending(options, { method: 'elicitation/create', params: { mode: 'url', message, url } }),
       (answer) => ({ action: (answer as ElicitResult).action }),
     );
   }
@@ -94,7 +95,7 @@ export class InputBatchBuilder {
   /** A sampling request (deprecated by the spec, still allowed). */
   sample(params: CreateMessageRequestParams, options?: InputRequestOptions): PlannedInput<CreateMessageResult> {
     return new PlannedInput(
-      { ...common(options), request: { method: 'sampling/createMessage', params } },
+      pending(options, { method: 'sampling/createMessage', params }),
       (answer) => answer as CreateMessageResult,
     );
   }
@@ -102,7 +103,7 @@ export class InputBatchBuilder {
   /** A roots request (deprecated by the spec, still allowed). */
   listRoots(options?: InputRequestOptions): PlannedInput<ListRootsResult> {
     return new PlannedInput(
-      { ...common(options), request: { method: 'roots/list', params: {} } },
+      pending(options, { method: 'roots/list', params: {} }),
       (answer) => answer as ListRootsResult,
     );
   }

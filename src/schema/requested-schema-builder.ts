@@ -42,7 +42,8 @@ export class RequestedSchemaBuilder<T = {}> {
     }
     return this.add(name, o, {
       type: 'string',
-      ...describe(o),
+      title: o.title,
+      description: o.description,
       minLength: min,
       maxLength: max,
       format: o.format,
@@ -75,7 +76,7 @@ export class RequestedSchemaBuilder<T = {}> {
     if (o.default !== undefined && typeof o.default !== 'boolean') {
       throw new Error(`Field "${name}": default must be a boolean`);
     }
-    return this.add(name, o, { type: 'boolean', ...describe(o), default: o.default });
+    return this.add(name, o, { type: 'boolean', title: o.title, description: o.description, default: o.default });
   }
 
   /** A single choice among fixed values (untitled `enum`, or `oneOf` with titles). */
@@ -138,7 +139,15 @@ export class RequestedSchemaBuilder<T = {}> {
     const items = choices.every((c) => c.title === undefined)
       ? { type: 'string', enum: choices.map((c) => c.value) }
       : { anyOf: choices.map((c) => ({ const: c.value, title: c.title })) };
-    return this.add(name, o, { type: 'array', ...describe(o), minItems: min, maxItems: max, items, default: defaults });
+    return this.add(name, o, {
+      type: 'array',
+      title: o.title,
+      description: o.description,
+      minItems: min,
+      maxItems: max,
+      items,
+      default: defaults,
+    });
   }
 
   /** The schema to send: a fresh copy on each call, `required` left out when nothing is required. */
@@ -166,7 +175,14 @@ export class RequestedSchemaBuilder<T = {}> {
           `Field "${name}": the default must be a${type === 'integer' ? 'n integer' : ' number'} within minimum/maximum`,
         );
     }
-    return this.add(name, o, { type, ...describe(o), minimum: min, maximum: max, default: o.default });
+    return this.add(name, o, {
+      type,
+      title: o.title,
+      description: o.description,
+      minimum: min,
+      maximum: max,
+      default: o.default,
+    });
   }
 
   private add<R>(name: string, options: RequestedSchemaBuilder.FieldOptions, definition: Record<string, unknown>): R {
