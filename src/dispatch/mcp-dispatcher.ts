@@ -51,10 +51,13 @@ export class McpDispatcher {
       return this.refuse(inbound, failure(idOf(message), McpError.invalidRequest('Not a JSON-RPC 2.0 request')));
     }
     if (!('id' in message)) {
-      // Notifications need no answer; none is defined client-to-server in 2026-07-28.
-      return typeof message['method'] === 'string'
-        ? undefined
-        : this.refuse(inbound, failure(null, McpError.invalidRequest('Not a JSON-RPC 2.0 request')));
+      // Notifications need no answer (none is defined client-to-server in 2026-07-28); observers see them.
+      const method = message['method'];
+      if (typeof method !== 'string') {
+        return this.refuse(inbound, failure(null, McpError.invalidRequest('Not a JSON-RPC 2.0 request')));
+      }
+      this.telemetry.notified('modern', inbound.transport.kind, method, message['params']);
+      return undefined;
     }
     const request = readRequest(message);
     if ('response' in request) {

@@ -38,7 +38,7 @@ export class InputPushShim {
    */
   async complete(first: MethodResult, call: LegacyCall, handler: MethodHandler): Promise<MethodResult> {
     const { maxInputRounds } = this.limits;
-    const { params, inbound, legacy: session, channel } = call;
+    const { params, inbound, channel } = call;
     let result = first;
     for (let round = 1; isInputRound(result); round++) {
       const asked = result as Record<string, unknown>;
@@ -46,11 +46,13 @@ export class InputPushShim {
         throw new LegacyInputError(
           'This call needs input from the user, but the client accepts only application/json responses, so the server ' +
             'cannot send it requests: POST with "Accept: application/json, text/event-stream".',
+          'no_stream',
         );
       }
       if (round > maxInputRounds) {
         throw new LegacyInputError(
           `This call asked for input more than ${maxInputRounds} times (limits.maxInputRounds) and was stopped.`,
+          'too_many_rounds',
         );
       }
       const requests = isJsonObject(asked['inputRequests'])
@@ -58,7 +60,7 @@ export class InputPushShim {
         : {};
       for (const [key, request] of Object.entries(requests))
         this.telemetry.inputRequestPushed(inbound.trace, key, request);
-      const inputResponses = await this.askAll(requests, session, channel, inbound.signal);
+      const inputResponses = await this.askAll(requests, call);
       const retry = { ...params, inputResponses, requestState: asked['requestState'] };
       result = await handler(legacyExchange(call, retry), inbound);
     }
@@ -67,10 +69,9 @@ export class InputPushShim {
 
   private async askAll(
     requests: Record<string, InputRequest>,
-    session: LegacySession,
-    channel: LegacyChannel,
-    signal: AbortSignal,
+    call: LegacyCall,
   ): Promise<Record<string, Record<string, unknown>>> {
+    const { legacy: session } = call;
     // The round is refused as a whole before anything goes out: no question is left waiting alone.
     const { maxPendingRequestsPerSession: max } = this.limits;
     const count = Object.keys(requests).length;
@@ -85,21 +86,40 @@ export class InputPushShim {
     const answers: Record<string, Record<string, unknown>> = {};
     await Promise.all(
       Object.entries(requests).map(async ([key, request]) => {
-        const answer = await this.ask(request, session, channel, signal);
+        const answer = await this.ask(key, request, call);
         Object.defineProperty(answers, key, { value: answer, enumerable: true, writable: true, configurable: true });
       }),
     );
     return answers;
   }
 
-  /** Sends one request and waits for its response, the round timeout, or the call's end. */
-  private ask(
-    request: InputRequest,
+  /**
+   * Sends one request and waits for its response, the round timeout, or the call's end; inside the
+   * observers' `aroundPush` when one wraps pushes (an OpenTelemetry CLIENT span, whose trace context
+   * then rides in the request's `params._meta`).
+   */
+  private ask(key: string, request: InputRequest, call: LegacyCall): Promise<Record<string, unknown>> {
+    const { legacy: session, channel, inbound } = call;
+    const id = nextPushId();
+    const params = paramsFor(request, session.claims.protocolVersion);
+    const trace = inbound.trace;
+    if (!trace || !this.telemetry.wrapsPushes) {
+      return this.send(id, request.method, params, session, channel, inbound.signal);
+    }
+    const meta: Record<string, unknown> = {};
+    return this.telemetry.push(trace, { id, key, method: request.method, meta }, () =>
+      this.send(id, request.method, withMeta(params, meta), session, channel, inbound.signal),
+    );
+  }
+
+  private send(
+    id: string,
+    method: string,
+    params: Record<string, unknown>,
     session: LegacySession,
     channel: LegacyChannel,
     signal: AbortSignal,
   ): Promise<Record<string, unknown>> {
-    const id = nextPushId();
     const { pending } = session.state;
     const timeoutMs = this.mrtr.ttlMs;
     return new Promise<Record<string, unknown>>((resolve, reject) => {
@@ -120,7 +140,8 @@ export class InputPushShim {
         settle();
         reject(
           new LegacyInputError(
-            `The client did not answer ${request.method} within ${seconds(timeoutMs)} s (legacy.inputRoundTimeoutMs).`,
+            `The client did not answer ${method} within ${seconds(timeoutMs)} s (legacy.inputRoundTimeoutMs).`,
+            'timeout',
           ),
         );
       }, timeoutMs);
@@ -128,7 +149,7 @@ export class InputPushShim {
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       pending.set(id, {
-        method: request.method,
+        method,
         resolve: (result) => {
           settle();
           resolve(result);
@@ -138,12 +159,7 @@ export class InputPushShim {
           reject(error);
         },
       });
-      channel.request({
-        jsonrpc: '2.0',
-        id,
-        method: request.method,
-        params: paramsFor(request, session.claims.protocolVersion),
-      });
+      channel.request({ jsonrpc: '2.0', id, method, params });
     });
   }
 }
@@ -151,6 +167,13 @@ export class InputPushShim {
 /** 300000 → "300", 1500 → "1.5". */
 function seconds(ms: number): string {
   return String(Math.round(ms / 100) / 10);
+}
+
+/** `params` with the observers' `meta` entries added to its `_meta` (unchanged when they added none). */
+function withMeta(params: Record<string, unknown>, meta: Record<string, unknown>): Record<string, unknown> {
+  if (Object.keys(meta).length === 0) return params;
+  const own = params['_meta'];
+  return { ...params, _meta: { ...(isJsonObject(own) ? own : {}), ...meta } };
 }
 
 /** The request's params as the session's revision spells them. */

@@ -27,12 +27,18 @@ import { CallCancellation } from './call-cancellation.js';
 import { type LegacyCall, legacyExchange, type LegacyRequest } from './legacy-call.js';
 import { McpCallAbortedError } from '../protocol/mcp-call-aborted.error.js';
 import { MCP_LIMITS, type ResolvedMcpLimits } from '../core/mcp-limits.options.js';
+import { randomId } from '../core/random-pool.js';
+import { McpTelemetry } from '../telemetry/mcp-telemetry.js';
 
-/** How `initialize` ended: its response (and status), and the claims of the new session when it succeeded. */
+/**
+ * How `initialize` ended: its response (and status), and the claims of the new session when it
+ * succeeded, with the session's id when it was minted here (the transport seals them into the
+ * session id it issues).
+ */
 export interface InitializeOutcome {
   readonly status: number;
   readonly response: JsonRpcResponse;
-  readonly claims?: InitializeAnswer['claims'];
+  readonly claims?: InitializeAnswer['claims'] & { readonly id?: string };
 }
 
 /** The signal of `initialize`, which nothing can abort: it is answered at once. */
@@ -66,6 +72,7 @@ export class LegacyDispatcher {
     private readonly shim: InputPushShim,
     @Inject(MCP_LIMITS) private readonly limits: ResolvedMcpLimits,
     private readonly sessions: LegacySessions,
+    private readonly telemetry: McpTelemetry,
   ) {}
 
   /** The capabilities `initialize` announces: what is registered, plus logging (setLevel is served). */
@@ -75,10 +82,16 @@ export class LegacyDispatcher {
 
   /**
    * Negotiates `initialize` through the request pipeline; on success the transport seals the
-   * returned claims into its session id, else it sends the error response.
+   * returned claims into its session id, else it sends the error response. The session's id is
+   * `sessionId` when the transport has one already, else minted here over HTTP, so that observers
+   * see it on `initialize` (`mcp.session.id`).
    */
-  async initialize(request: LegacyRequest, transport: McpTransportInfo): Promise<InitializeOutcome> {
-    let claims: InitializeAnswer['claims'] | undefined;
+  async initialize(
+    request: LegacyRequest,
+    transport: McpTransportInfo,
+    sessionId: string | undefined = transport.kind === 'http' ? randomId() : undefined,
+  ): Promise<InitializeOutcome> {
+    let claims: InitializeOutcome['claims'];
     const inbound = new McpInbound({ transport, signal: () => NEVER_ABORTED, notify: () => undefined });
     const outcome = await this.pipeline.run(
       { era: 'legacy', ...request, params: request.params as Record<string, unknown>, inbound },
@@ -89,9 +102,11 @@ export class LegacyDispatcher {
           instructions: this.discover.instructions,
           principal: () => this.principalOf(transport),
         });
-        traced.trace!.protocolVersion = answer.claims.protocolVersion;
-        traced.trace!.principal = answer.claims.principal;
-        claims = answer.claims;
+        const trace = traced.trace!;
+        trace.protocolVersion = answer.claims.protocolVersion;
+        trace.principal = answer.claims.principal;
+        if (sessionId !== undefined) trace.sessionId = sessionId;
+        claims = sessionId === undefined ? answer.claims : { ...answer.claims, id: sessionId };
         return answer.result;
       },
     );
@@ -168,12 +183,16 @@ export class LegacyDispatcher {
     }
   };
 
-  /** `notifications/cancelled` aborts the named call; every other notification needs nothing. */
+  /** `notifications/cancelled` aborts the named call; every other notification needs nothing. Observers see each. */
   notification(method: string, params: unknown, session: LegacySession): void {
-    if (method !== 'notifications/cancelled' || !isJsonObject(params) || !isJsonRpcId(params['requestId'])) return;
-    session.state.calls
-      .get(params['requestId'])
-      ?.cancel(new McpCallAbortedError('Cancelled by the client', 'cancelled'));
+    if (method === 'notifications/cancelled' && isJsonObject(params) && isJsonRpcId(params['requestId'])) {
+      session.state.calls
+        .get(params['requestId'])
+        ?.cancel(new McpCallAbortedError('Cancelled by the client', 'cancelled'));
+    }
+    // Over HTTP every request's session records its transport; a stdio session, once initialized.
+    const transport = session.state.opened?.transport ?? 'stdio';
+    this.telemetry.notified('legacy', transport, method, params, session.claims);
   }
 
   /** Hands a client's response to the pushed request it answers; false when none is waiting for it. */

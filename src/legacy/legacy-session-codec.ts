@@ -39,11 +39,14 @@ export class LegacySessionCodec {
     @Inject(MCP_LEGACY_OPTIONS) private readonly legacy: ResolvedMcpLegacyOptions,
   ) {}
 
-  /** Opens a new session: a fresh random id, stamped now. */
-  issue(claims: Omit<LegacySessionClaims, 'id' | 'issuedAt'>): { token: string; claims: LegacySessionClaims } {
+  /** Opens a new session, stamped now: its id is the one `initialize` minted, else a fresh random one. */
+  issue(claims: Omit<LegacySessionClaims, 'id' | 'issuedAt'> & { readonly id?: string }): {
+    token: string;
+    claims: LegacySessionClaims;
+  } {
     const full: LegacySessionClaims = {
       ...claims,
-      id: randomId(),
+      id: claims.id ?? randomId(),
       issuedAt: this.clock.now(),
     };
     const sealed: SealedClaims = {

@@ -15,7 +15,7 @@ export function answerPush(state: LegacySessionState, message: Record<string, un
   if (!push) return false;
   const problem = jsonBoundsProblem(message['result'] ?? message['error'], maxJsonDepth);
   if (problem) {
-    push.reject(new LegacyInputError(`The client's answer to ${push.method} ${problem}.`));
+    push.reject(new LegacyInputError(`The client's answer to ${push.method} ${problem}.`, 'invalid_answer'));
     return true;
   }
   if (isJsonObject(message['result'])) {
@@ -23,9 +23,16 @@ export function answerPush(state: LegacySessionState, message: Record<string, un
   } else {
     const error = isJsonObject(message['error']) ? message['error'] : {};
     // Read without converting: a client's `code` may be an object whose toString throws.
-    const code = typeof error['code'] === 'number' || typeof error['code'] === 'string' ? error['code'] : 'no code';
-    const detail = typeof error['message'] === 'string' ? `: ${error['message']}` : '';
-    push.reject(new LegacyInputError(`The client answered ${push.method} with an error (${code}${detail}).`));
+    const code = typeof error['code'] === 'number' || typeof error['code'] === 'string' ? error['code'] : undefined;
+    const text = typeof error['message'] === 'string' ? error['message'] : undefined;
+    const detail = text !== undefined ? `: ${text}` : '';
+    push.reject(
+      new LegacyInputError(
+        `The client answered ${push.method} with an error (${code ?? 'no code'}${detail}).`,
+        'error_answer',
+        code === undefined ? undefined : { code, ...(text !== undefined && { message: text }) },
+      ),
+    );
   }
   return true;
 }

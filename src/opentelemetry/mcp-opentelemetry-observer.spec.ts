@@ -17,6 +17,30 @@ describe('McpOpenTelemetryObserver without an SDK', () => {
     });
     expect(value).toBe(42);
     expect(recording).not.toBe(true);
-    observer.inputRequestPushed(request, 'k', { method: 'roots/list' });
+  });
+
+  it('sends a pushed request without trace context and sees notifications without failing', async () => {
+    const observer = new McpOpenTelemetryObserver();
+    const request = startTrace('legacy', { kind: 'stdio' }, 1, 'tools/call', { name: 'echo' });
+    const meta: Record<string, unknown> = {};
+    const answer = await observer.aroundPush(
+      request,
+      { id: 'p-1', key: 'k', method: 'roots/list', meta },
+      async () => ({
+        roots: [],
+      }),
+    );
+    expect(answer).toEqual({ roots: [] });
+    expect(meta).toEqual({});
+    expect(() =>
+      observer.notified({
+        time: Date.now(),
+        startedAt: 0,
+        transport: 'stdio',
+        era: 'modern',
+        method: 'notifications/initialized',
+        params: {},
+      }),
+    ).not.toThrow();
   });
 });

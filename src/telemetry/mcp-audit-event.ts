@@ -35,9 +35,9 @@ export interface McpAuditEvent {
    * - `input_required`: a 2026-07-28 round asked the client `inputRequests` questions;
    * - `task`: a tools/call answered with a task (the tasks extension), with its id;
    * - `tool_error`: a tools/call result with `isError: true`;
-   * - `protocol_error`: a JSON-RPC error, with its code;
+   * - `protocol_error`: a JSON-RPC error, with its code and message;
    * - `rejected_request_state`: a retry's requestState was refused (`-32602`, `data.reason`);
-   * - `rate_limited`: a JSON-RPC error that travels with HTTP status 429;
+   * - `rate_limited`: a JSON-RPC error that travels with HTTP status 429, with its code and message;
    * - `cancelled`: a 2025-era request the client cancelled (no response was sent).
    */
   readonly outcome:
@@ -45,9 +45,9 @@ export interface McpAuditEvent {
     | { readonly kind: 'input_required'; readonly inputRequests: number }
     | { readonly kind: 'task'; readonly taskId: string }
     | { readonly kind: 'tool_error' }
-    | { readonly kind: 'protocol_error'; readonly code: number }
+    | { readonly kind: 'protocol_error'; readonly code: number; readonly message?: string }
     | { readonly kind: 'rejected_request_state'; readonly reason: string }
-    | { readonly kind: 'rate_limited'; readonly code: number }
+    | { readonly kind: 'rate_limited'; readonly code: number; readonly message?: string }
     | { readonly kind: 'cancelled' };
   /**
    * Set on requests refused before dispatch (unreadable or oversized body, foreign Origin, bad

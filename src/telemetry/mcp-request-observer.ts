@@ -18,6 +18,21 @@ export interface McpRequestObserver {
   around?<T>(trace: McpRequestObserver.Trace, next: () => Promise<T>): Promise<T>;
   /** A 2025-era input request was sent to the client (inside `around`). */
   inputRequestPushed?(trace: McpRequestObserver.Trace, key: string, request: InputRequest): void;
+  /**
+   * Sends a 2025-era input request to the client (inside `around`, after `inputRequestPushed`):
+   * `send` sends it and resolves with the client's answer, or rejects when the push fails (the
+   * client answered with an error, did not answer in time, or the call ended first). An observer
+   * that propagates context adds it to `push.meta` before calling `send` (e.g. W3C `traceparent`):
+   * it goes out in the request's `params._meta`. Must call `send` exactly once and hand back what
+   * it resolves to.
+   */
+  aroundPush?<T>(trace: McpRequestObserver.Trace, push: McpRequestObserver.Push, send: () => Promise<T>): Promise<T>;
+  /**
+   * A client notification was received and handled: 2025-era ones in a session
+   * (`notifications/initialized`, `notifications/cancelled`, ...), and those a 2026-07-28 endpoint
+   * accepts (with 202, running nothing). Notifications get no audit event.
+   */
+  notified?(notification: McpRequestObserver.Notification): void;
   /** The request is answered (after `around` unwound). */
   finished?(event: McpAuditEvent, trace: McpRequestObserver.Trace): void;
   /** A 2025-era session ended on this node (see {@link McpRequestObserver.SessionEnd}). */
@@ -63,10 +78,44 @@ export declare namespace McpRequestObserver {
     exchange?: McpExchange;
     /** 2025-era input requests pushed to the client so far. */
     pushedInputRequests: number;
-    /** Set once the request is answered, before the observers unwind. */
+    /**
+     * Set once the request is answered, before the observers unwind (an error outcome carries the
+     * JSON-RPC error's `message` when one was sent).
+     */
     outcome?: McpAuditEvent['outcome'];
     /** Set when the request was refused before dispatch (see `McpAuditEvent.refused`). */
     refused?: { readonly httpStatus?: number };
+  }
+
+  /**
+   * A 2025-era input request on its way to the client (`aroundPush`): a server-to-client
+   * `elicitation/create`, `sampling/createMessage` or `roots/list` on the call's stream.
+   */
+  export interface Push {
+    /** The JSON-RPC id of the pushed request. */
+    readonly id: string;
+    /** The input request's key in its round (`inputRequests`). */
+    readonly key: string;
+    readonly method: string;
+    /** Entries set here go out in the pushed request's `params._meta` (trace context: `traceparent`, `tracestate`). */
+    readonly meta: Record<string, unknown>;
+  }
+
+  /** A client notification, as observers see it (`notified`). */
+  export interface Notification {
+    /** When it was handled (ms since the epoch). */
+    readonly time: number;
+    /** `performance.now()` when it was handled. */
+    readonly startedAt: number;
+    readonly transport: McpTransportInfo['kind'];
+    readonly era: 'modern' | 'legacy';
+    readonly method: string;
+    /** Its params (empty when it had none), `_meta` included. */
+    readonly params: Readonly<Record<string, unknown>>;
+    /** The session's revision (2025 era), or the claimed one when this server supports it (2026-07-28). */
+    readonly protocolVersion?: string;
+    /** 2025-era sessions: the session's internal id (never the token). */
+    readonly sessionId?: string;
   }
 
   /** What a trace needs to know of a replay session (ReplaySession satisfies it). */

@@ -51,7 +51,7 @@ export function outcomeOfResponse(response: JsonRpcResponse | undefined, status?
   if (response === undefined) return CANCELLED;
   if ('error' in response) {
     const { code, message, data } = response.error;
-    if (status === 429) return { kind: 'rate_limited', code };
+    if (status === 429) return { kind: 'rate_limited', code, message };
     if (
       code === McpErrorCode.InvalidParams &&
       message === INVALID_REQUEST_STATE_MESSAGE &&
@@ -60,7 +60,7 @@ export function outcomeOfResponse(response: JsonRpcResponse | undefined, status?
     ) {
       return { kind: 'rejected_request_state', reason: data['reason'] };
     }
-    return { kind: 'protocol_error', code };
+    return { kind: 'protocol_error', code, message };
   }
   const result = response.result;
   if (result['resultType'] === 'input_required') {

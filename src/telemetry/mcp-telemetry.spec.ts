@@ -32,8 +32,16 @@ describe('outcomeOfResponse', () => {
       kind: 'rejected_request_state',
       reason: 'expired',
     });
-    expect(err(-32602, 'Invalid params: x', { reason: 'expired' })).toEqual({ kind: 'protocol_error', code: -32602 });
-    expect(err(-32029, 'Too many requests', undefined, 429)).toEqual({ kind: 'rate_limited', code: -32029 });
+    expect(err(-32602, 'Invalid params: x', { reason: 'expired' })).toEqual({
+      kind: 'protocol_error',
+      code: -32602,
+      message: 'Invalid params: x',
+    });
+    expect(err(-32029, 'Too many requests', undefined, 429)).toEqual({
+      kind: 'rate_limited',
+      code: -32029,
+      message: 'Too many requests',
+    });
     expect(outcomeOfResponse(undefined)).toEqual({ kind: 'cancelled' });
   });
 });
@@ -176,5 +184,59 @@ describe('McpTelemetry', () => {
     });
     expect(debug).toHaveBeenLastCalledWith(expect.stringMatching(/^\(unread\) protocol_error -32700 refused 400 /));
     enabled.mockRestore();
+  });
+
+  it('hands notifications to the observers that have the hook, with the claimed version only when supported', () => {
+    const seen: McpRequestObserver.Notification[] = [];
+    const failing: McpRequestObserver = {
+      notified: () => {
+        throw new Error('boom');
+      },
+    };
+    const telemetry = new McpTelemetry(new Collecting(), new AnonymousPrincipalSource(), {
+      notified: (n) => seen.push(n),
+    });
+    const meta = (version: string) => ({ _meta: { 'io.modelcontextprotocol/protocolVersion': version } });
+    telemetry.notified('modern', 'http', 'notifications/cancelled', meta('2026-07-28'));
+    telemetry.notified('modern', 'http', 'notifications/cancelled', meta('x'.repeat(1000)));
+    telemetry.notified('legacy', 'stdio', 'notifications/initialized', 'not an object', {
+      protocolVersion: '2025-11-25',
+      id: 's-1',
+    });
+    expect(seen.map((n) => [n.era, n.transport, n.method, n.protocolVersion, n.sessionId])).toEqual([
+      ['modern', 'http', 'notifications/cancelled', '2026-07-28', undefined],
+      ['modern', 'http', 'notifications/cancelled', undefined, undefined],
+      ['legacy', 'stdio', 'notifications/initialized', '2025-11-25', 's-1'],
+    ]);
+    expect(seen[2]!.params).toEqual({});
+
+    const guarded = new McpTelemetry(new Collecting(), new AnonymousPrincipalSource(), failing);
+    const errors: unknown[] = [];
+    (guarded as unknown as { logger: { error: (m: unknown) => void } }).logger = { error: (m) => errors.push(m) };
+    expect(() => guarded.notified('modern', 'http', 'notifications/x', {})).not.toThrow();
+    expect(errors).toEqual(['An MCP request observer failed (notified)']);
+  });
+
+  it('sends a pushed request through the aroundPush hooks, outermost first, each able to add to its _meta', async () => {
+    const order: string[] = [];
+    const hook =
+      (name: string): McpRequestObserver['aroundPush'] =>
+      async (_trace, push, send) => {
+        order.push(`${name} ${push.method}`);
+        push.meta[name] = true;
+        return send();
+      };
+    const telemetry = new McpTelemetry(new Collecting(), new AnonymousPrincipalSource(), { aroundPush: hook('a') });
+    telemetry.onModuleInit();
+    expect(telemetry.wrapsPushes).toBe(true);
+    const trace = startTrace('legacy', http, 1, 'tools/call', {});
+    const push = { id: 'p-1', key: 'k', method: 'roots/list', meta: {} as Record<string, unknown> };
+    const answer = await telemetry.push(trace, push, async () => {
+      order.push(`send ${JSON.stringify(push.meta)}`);
+      return { roots: [] };
+    });
+    expect(answer).toEqual({ roots: [] });
+    expect(order).toEqual(['a roots/list', 'send {"a":true}']);
+    expect(new McpTelemetry(new Collecting(), new AnonymousPrincipalSource()).wrapsPushes).toBe(false);
   });
 });

@@ -5,6 +5,9 @@ import { INTEGRATION_REQUEST_OBSERVER } from '../core/mcp.tokens.js';
 import { McpPrincipalSource } from '../core/mcp-principal-source.js';
 import type { JsonRpcResponse } from '../protocol/json-rpc.js';
 import type { McpTransportInfo } from '../protocol/mcp-exchange.js';
+import { isJsonObject } from '../protocol/is-json-object.js';
+import { META_PROTOCOL_VERSION } from '../protocol/meta-keys.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
 import type { InputRequest } from '../protocol/wire-types.js';
 import type { McpAuditEvent } from './mcp-audit-event.js';
 import { LoggerAuditSink, McpAuditSink } from './mcp-audit-sink.js';
@@ -39,8 +42,10 @@ export interface McpRefusal {
 }
 
 type Around = <T>(trace: McpRequestTrace, next: () => Promise<T>) => Promise<T>;
+type AroundPush = <T>(trace: McpRequestTrace, push: McpRequestObserver.Push, send: () => Promise<T>) => Promise<T>;
 
 const DIRECT: Around = (_trace, next) => next();
+const SEND: AroundPush = (_trace, _push, send) => send();
 
 /**
  * Runs each MCP request under the observers (the audit sink, plus every `@McpObserver()` provider
@@ -54,6 +59,9 @@ export class McpTelemetry implements OnModuleInit {
   private readonly logger = new Logger('McpTelemetry');
   private observers: readonly McpRequestObserver[] = [];
   private around: Around = DIRECT;
+  private aroundPush: AroundPush = SEND;
+  /** The observers with a `notified` hook: with none, a notification costs one length check. */
+  private notifiedBy: readonly McpRequestObserver[] = [];
 
   constructor(
     private readonly sink: McpAuditSink,
@@ -85,6 +93,13 @@ export class McpTelemetry implements OnModuleInit {
         (inner, observer) => (trace, next) => observer.around!(trace, () => inner(trace, next)),
         DIRECT,
       );
+    this.aroundPush = observers
+      .filter((o) => o.aroundPush)
+      .reduceRight<AroundPush>(
+        (inner, observer) => (trace, push, send) => observer.aroundPush!(trace, push, () => inner(trace, push, send)),
+        SEND,
+      );
+    this.notifiedBy = observers.filter((o) => o.notified);
   }
 
   /** Answers the request with `run` under the observers; `settle` reads the outcome off the answer. */
@@ -166,6 +181,52 @@ export class McpTelemetry implements OnModuleInit {
     }
   }
 
+  /**
+   * Whether an observer wraps pushed requests (`aroundPush`, as OpenTelemetry's CLIENT span): the
+   * push shim then sends each through {@link push}; without one it sends directly.
+   */
+  get wrapsPushes(): boolean {
+    return this.aroundPush !== SEND;
+  }
+
+  /** Sends a 2025-era pushed request with `send` inside the observers' `aroundPush` hooks, the first outermost. */
+  push<T>(trace: McpRequestTrace, push: McpRequestObserver.Push, send: () => Promise<T>): Promise<T> {
+    return this.aroundPush(trace, push, send);
+  }
+
+  /**
+   * A client notification was handled (`session`: its 2025-era session). Nothing is built when no
+   * observer has a `notified` hook.
+   */
+  notified(
+    era: McpRequestTrace['era'],
+    transport: McpTransportInfo['kind'],
+    method: string,
+    params: unknown,
+    session?: { readonly protocolVersion: string; readonly id: string },
+  ): void {
+    if (this.notifiedBy.length === 0) return;
+    const bag = isJsonObject(params) ? params : NO_PARAMS;
+    const protocolVersion = session ? session.protocolVersion : claimedVersion(bag);
+    const notification: McpRequestObserver.Notification = {
+      time: Date.now(),
+      startedAt: performance.now(),
+      transport,
+      era,
+      method,
+      params: bag,
+      ...(protocolVersion !== undefined && { protocolVersion }),
+      ...(session && { sessionId: session.id }),
+    };
+    for (const observer of this.notifiedBy) {
+      try {
+        observer.notified!(notification);
+      } catch (error) {
+        this.failed('notified', error);
+      }
+    }
+  }
+
   /** A 2025-era session ended on this node. */
   sessionEnded(session: McpRequestObserver.SessionEnd): void {
     for (const observer of this.observers) {
@@ -237,4 +298,11 @@ export class McpTelemetry implements OnModuleInit {
       error instanceof Error ? logStack(error) : logText(error),
     );
   }
+}
+
+/** The revision a 2026-07-28 message claims in its `_meta`, when this server supports it (else none: it is client text). */
+function claimedVersion(params: Readonly<Record<string, unknown>>): string | undefined {
+  const meta = params['_meta'];
+  const claimed = isJsonObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
+  return typeof claimed === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(claimed) ? claimed : undefined;
 }

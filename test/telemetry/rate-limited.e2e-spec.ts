@@ -46,10 +46,11 @@ describe.each(ADAPTERS)('audit events of a rate-limited call (%s)', (adapter) =>
     const call = (id: number) =>
       rpc(server.url, 'tools/call', { name: 'once', arguments: {} }, { id, headers: { 'x-user': 'carol' } });
     expect((await call(1)).status).toBe(200);
-    expect((await call(2)).status).toBe(429);
+    const limited = await call(2);
+    expect(limited.status).toBe(429);
     expect(sink.events.map((e) => [e.id, e.principal, e.outcome])).toEqual([
       [1, 'carol', { kind: 'complete' }],
-      [2, 'carol', { kind: 'rate_limited', code: MCP_RATE_LIMITED }],
+      [2, 'carol', { kind: 'rate_limited', code: MCP_RATE_LIMITED, message: limited.json.error.message }],
     ]);
   });
 });

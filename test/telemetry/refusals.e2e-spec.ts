@@ -81,7 +81,7 @@ describe.each(ADAPTERS)('requests refused before dispatch (%s)', (adapter) => {
           method: '',
           id: null,
           principal: null,
-          outcome: { kind: 'protocol_error', code },
+          outcome: { kind: 'protocol_error', code, message: response.json.error.message },
           refused: { httpStatus: status },
         }),
       ]);
@@ -89,8 +89,10 @@ describe.each(ADAPTERS)('requests refused before dispatch (%s)', (adapter) => {
       expect(recorded[0]!.attributes).toMatchObject({
         'mcp.method.name': '_OTHER',
         'error.type': String(code),
+        'rpc.response.status_code': String(code),
         'http.response.status_code': status,
       });
+      expect(recorded[0]!.status).toEqual({ code: 2, message: response.json.error.message });
     },
   );
 
@@ -110,7 +112,7 @@ describe.each(ADAPTERS)('requests refused before dispatch (%s)', (adapter) => {
         era: 'legacy',
         method: 'tools/call',
         principal: null,
-        outcome: { kind: 'protocol_error', code: -32600 },
+        outcome: { kind: 'protocol_error', code: -32600, message: unknown.response.json.error.message },
         refused: { httpStatus: 404 },
       }),
     ]);
@@ -160,8 +162,16 @@ describe('requests refused before dispatch (stdio)', () => {
       input.write(`${'x'.repeat(100)}\n`);
       await once(output, 'data');
       expect(sink.events.slice(before)).toEqual([
-        expect.objectContaining({ transport: 'stdio', id: null, outcome: { kind: 'protocol_error', code: -32700 } }),
-        expect.objectContaining({ transport: 'stdio', id: null, outcome: { kind: 'protocol_error', code: -32600 } }),
+        expect.objectContaining({
+          transport: 'stdio',
+          id: null,
+          outcome: { kind: 'protocol_error', code: -32700, message: expect.any(String) },
+        }),
+        expect.objectContaining({
+          transport: 'stdio',
+          id: null,
+          outcome: { kind: 'protocol_error', code: -32600, message: expect.any(String) },
+        }),
       ]);
       expect(sink.events.slice(before).every((e) => e.refused !== undefined && e.principal === null)).toBe(true);
     } finally {

@@ -143,7 +143,7 @@ describe.each(ADAPTERS)('OpenTelemetry and audit events (%s)', (adapter) => {
   it('an unknown tool: a protocol error with its code', async () => {
     const r = await call(server.url, 'nope');
     expect(spanOf(r.id).attributes).toMatchObject({ 'mcp.outcome': 'protocol_error', 'error.type': '-32602' });
-    expect(eventOf(r.id).outcome).toEqual({ kind: 'protocol_error', code: -32602 });
+    expect(eventOf(r.id).outcome).toEqual({ kind: 'protocol_error', code: -32602, message: r.json.error.message });
   });
 
   it('a traceparent in _meta becomes the parent of the span', async () => {
@@ -155,7 +155,7 @@ describe.each(ADAPTERS)('OpenTelemetry and audit events (%s)', (adapter) => {
     expect(span.parentSpanContext?.spanId).toBe(parentId);
   });
 
-  it('a 2025-era pushed flow: one span with an event per pushed request, the session id, audit events', async () => {
+  it('a 2025-era pushed flow: one span with a CLIENT span per pushed request, the session id, audit events', async () => {
     const wire = await LegacyWire.open(server.url, { elicitation: {} }, { 'x-user': 'bob' });
     const stream = await wire.stream('tools/call', { name: 'ask_name', arguments: {} }, `legacy-${adapter}`);
     const pushed = await stream.waitFor((m) => m.method === 'elicitation/create');
@@ -171,8 +171,11 @@ describe.each(ADAPTERS)('OpenTelemetry and audit events (%s)', (adapter) => {
       'mcp.session.id': expect.any(String),
     });
     expect(span.attributes['mcp.session.id']).not.toBe(wire.sessionId);
-    expect(span.events.map((e) => [e.name, e.attributes?.['mcp.input_request.method']])).toEqual([
-      ['mcp.input_request.pushed', 'elicitation/create'],
+    const clientSpans = spans
+      .getFinishedSpans()
+      .filter((s) => s.kind === 2 && s.parentSpanContext?.spanId === span.spanContext().spanId);
+    expect(clientSpans.map((s) => [s.name, s.attributes['mcp.method.name']])).toEqual([
+      ['elicitation/create', 'elicitation/create'],
     ]);
     const event = eventOf(`legacy-${adapter}`);
     expect(event).toMatchObject({
@@ -232,6 +235,10 @@ describe('OpenTelemetry and audit events (stdio)', () => {
       expect(JSON.parse(line.toString('utf8')).result.content[0].text).toBe('done');
       expect(spanOf('stdio-1').attributes).toMatchObject({ 'network.transport': 'pipe', 'mcp.outcome': 'complete' });
       expect(eventOf('stdio-1')).toMatchObject({ transport: 'stdio', era: 'modern', principal: null });
+      const { points } = await histogram('mcp.server.operation.duration');
+      expect(points.map((p) => p.attributes)).toContainEqual(
+        expect.objectContaining({ 'gen_ai.tool.name': 'traced', 'network.transport': 'pipe' }),
+      );
     } finally {
       await connection.close();
       await app.close();

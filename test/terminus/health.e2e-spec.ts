@@ -8,7 +8,7 @@ import { McpRedisModule } from '../../src/redis/index.js';
 import { type RedisServer, startRedis } from '../support/redis-server.js';
 import { send } from '../support/raw-mcp.js';
 import { ADAPTERS, type RunningApp, startApp } from '../support/start-app.js';
-import { healthApp, SECRET } from './health.fixtures.js';
+import { healthApp, SECRET, twoServersHealthApp } from './health.fixtures.js';
 
 const healthUrl = (server: RunningApp) => server.url.replace(/\/mcp$/, '/health');
 
@@ -51,14 +51,19 @@ describe.each(ADAPTERS)('McpHealthIndicator on %s', (adapter) => {
     });
     expect(body.details.mcp).toEqual({
       status: 'up',
-      server: 'health-e2e',
-      version: '1.2.3',
-      eras: ['modern', 'legacy'],
-      keyRing: 'configured',
-      tools: 2,
-      prompts: 1,
-      resources: 0,
-      resourceTemplates: 0,
+      servers: {
+        '/mcp': {
+          status: 'up',
+          server: 'health-e2e',
+          version: '1.2.3',
+          eras: ['modern', 'legacy'],
+          keyRing: 'configured',
+          tools: 2,
+          prompts: 1,
+          resources: 0,
+          resourceTemplates: 0,
+        },
+      },
     });
   });
 
@@ -67,9 +72,56 @@ describe.each(ADAPTERS)('McpHealthIndicator on %s', (adapter) => {
     const { status, body } = await health(server);
     expect(status).toBe(503);
     expect(body.status).toBe('error');
-    expect(body.error.mcp).toMatchObject({ status: 'down', keyRing: 'random per-process key', tools: 2 });
+    expect(body.error.mcp).toMatchObject({
+      status: 'down',
+      servers: { '/mcp': { status: 'down', keyRing: 'random per-process key', tools: 2 } },
+    });
     expect(body.error.mcp.reason).toMatch(
-      /^no key ring configured \(McpModule\.forRoot\(\{ mrtr: \{ secrets \} \}\)\)/,
+      /^\/mcp: no key ring configured \(McpModule\.forRoot\(\{ mrtr: \{ secrets \} \}\)\)/,
+    );
+  });
+
+  it('names every server of the application by its path, with what each serves', async () => {
+    const server = await start(twoServersHealthApp({ staffSecrets: [SECRET] }));
+    const { status, body } = await health(server);
+    expect(status).toBe(200);
+    expect(body.details.mcp).toEqual({
+      status: 'up',
+      servers: {
+        '/mcp': {
+          status: 'up',
+          server: 'health-e2e',
+          version: '1.2.3',
+          eras: ['modern', 'legacy'],
+          keyRing: 'configured',
+          tools: 2,
+          prompts: 1,
+          resources: 0,
+          resourceTemplates: 0,
+        },
+        '/mcp/staff': {
+          status: 'up',
+          server: 'health-e2e-staff',
+          version: '2.0.0',
+          eras: ['modern'],
+          keyRing: 'configured',
+          tools: 1,
+          prompts: 0,
+          resources: 0,
+          resourceTemplates: 0,
+        },
+      },
+    });
+  });
+
+  it('is down (503) when one of the servers is, naming that server by its path', async () => {
+    const server = await start(twoServersHealthApp());
+    const { status, body } = await health(server);
+    expect(status).toBe(503);
+    expect(body.error.mcp.servers['/mcp']).toMatchObject({ status: 'up', keyRing: 'configured' });
+    expect(body.error.mcp.servers['/mcp/staff']).toMatchObject({ status: 'down', keyRing: 'random per-process key' });
+    expect(body.error.mcp.reason).toBe(
+      '/mcp/staff: no key ring configured (McpModule.forRoot({ mrtr: { secrets } })): tokens sealed here open on no other node and not after a restart',
     );
   });
 });
@@ -108,7 +160,7 @@ describe.each(ADAPTERS)('McpHealthIndicator with Redis and the task queue on %s'
       status: 'down',
       redis: 'down',
       taskQueue: 'down',
-      keyRing: 'configured',
+      servers: { '/mcp': { status: 'up', keyRing: 'configured' } },
     });
     expect(down.body.error.mcp.reason).toContain('redis is unreachable: ');
     expect(down.body.error.mcp.reason).toContain('taskQueue is unreachable: ');

@@ -56,3 +56,51 @@ export function healthApp(options: { secrets?: string[]; imports?: ModuleMetadat
     ],
   };
 }
+
+/** The staff server's tool: one tool, no prompt. */
+@Injectable()
+export class StaffHealthTools {
+  @McpTool({ description: 'Closes the till' })
+  closeTill(): string {
+    return 'closed';
+  }
+}
+
+@Module({ providers: [HealthTools] })
+class PublicToolsModule {}
+
+@Module({ providers: [StaffHealthTools] })
+class StaffToolsModule {}
+
+@Module({})
+class TwoServersHealthApp {}
+
+/**
+ * Two MCP servers in one application, each with its own tools (`include`): the global one at /mcp
+ * and a staff one at /mcp/staff; `staffSecrets` is the staff server's key ring (none by default).
+ */
+export function twoServersHealthApp(options: { staffSecrets?: string[] } = {}): DynamicModule {
+  return {
+    module: TwoServersHealthApp,
+    imports: [
+      McpModule.forRoot({
+        name: 'health-e2e',
+        version: '1.2.3',
+        mrtr: { secrets: [SECRET] },
+        include: [PublicToolsModule],
+      }),
+      McpModule.forRoot({
+        name: 'health-e2e-staff',
+        version: '2.0.0',
+        path: '/mcp/staff',
+        isGlobal: false,
+        eras: ['modern'],
+        mrtr: { secrets: options.staffSecrets },
+        include: [StaffToolsModule],
+      }),
+      PublicToolsModule,
+      StaffToolsModule,
+      HealthModule,
+    ],
+  };
+}

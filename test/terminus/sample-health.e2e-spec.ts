@@ -27,15 +27,19 @@ describe.each(ADAPTERS)("the sample's /health on %s", (adapter) => {
     server = await startApp(AppModule, adapter);
     const { status, body } = await health(server);
     expect(status).toBe(200);
-    expect(body.details.mcp).toMatchObject({
+    const { servers } = body.details.mcp;
+    expect(Object.keys(servers)).toEqual(['/mcp', '/mcp/staff']);
+    expect(servers['/mcp']).toMatchObject({
       status: 'up',
       server: 'bistro',
       version: '1.0.0',
       eras: ['modern', 'legacy'],
       keyRing: 'configured',
     });
-    expect(body.details.mcp.tools).toBeGreaterThan(0);
-    expect(body.details.mcp.resources).toBeGreaterThan(0);
+    expect(servers['/mcp'].tools).toBeGreaterThan(0);
+    expect(servers['/mcp'].resources).toBeGreaterThan(0);
+    expect(servers['/mcp/staff']).toMatchObject({ status: 'up', server: 'bistro-staff', keyRing: 'configured' });
+    expect(servers['/mcp/staff'].tools).toBeGreaterThan(0);
   });
 
   it('answers 503 naming the missing key ring without it', async () => {
@@ -43,6 +47,7 @@ describe.each(ADAPTERS)("the sample's /health on %s", (adapter) => {
     server = await startApp(AppModule, adapter);
     const { status, body } = await health(server);
     expect(status).toBe(503);
-    expect(body.error.mcp.reason).toContain('no key ring configured');
+    expect(body.error.mcp.reason).toContain('/mcp: no key ring configured');
+    expect(body.error.mcp.reason).toContain('/mcp/staff: no key ring configured');
   });
 });
