@@ -244,4 +244,32 @@ describe('OpenTelemetry and audit events (stdio)', () => {
       await app.close();
     }
   });
+
+  it('a 2025-era stdio connection: initialize and the later calls carry one mcp.session.id', async () => {
+    const app = await NestFactory.createApplicationContext(TelemetryAppModule, { logger: false });
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const connection = McpStdioTransport.fromContext(app).listen({ input, output });
+    const send = async (message: Record<string, unknown>): Promise<Record<string, unknown>> => {
+      input.write(`${JSON.stringify(message)}\n`);
+      const [line] = (await once(output, 'data')) as [Buffer];
+      return JSON.parse(line.toString('utf8')) as Record<string, unknown>;
+    };
+    try {
+      await send({
+        jsonrpc: '2.0',
+        id: 'stdio-init',
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'stdio-test', version: '1' } },
+      });
+      input.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      await send({ jsonrpc: '2.0', id: 'stdio-call', method: 'tools/call', params: { name: 'traced', arguments: {} } });
+      const initialized = spanOf('stdio-init').attributes['mcp.session.id'];
+      expect(typeof initialized).toBe('string');
+      expect(spanOf('stdio-call').attributes['mcp.session.id']).toBe(initialized);
+    } finally {
+      await connection.close();
+      await app.close();
+    }
+  });
 });

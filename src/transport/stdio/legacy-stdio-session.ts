@@ -88,7 +88,7 @@ export class LegacyStdioSession {
     }
 
     if (method === 'initialize') {
-      const { response, claims: answered } = await dispatcher.initialize(request, STDIO);
+      const { response, claims: answered } = await dispatcher.initialize(request, STDIO, this.session.claims.id);
       if (!answered) return response;
       const claims = { ...answered, id: this.session.claims.id, issuedAt: Date.now() };
       this.session = { claims, state: this.session.state };
