@@ -2,11 +2,16 @@ import type { IncomingMessage } from 'node:http';
 import type { ClientCapabilities, Implementation, LoggingLevel } from './wire-types.js';
 
 /**
- * Where a request came from. Handlers reach the raw HTTP request through it (guards, auth). `queue`:
- * the handler of a task runs from a task queue's job, on whichever node took it, with no request.
+ * Where a request came from. Handlers reach the raw HTTP request through it (guards, auth).
+ * `clientAddress` is the client's address as the HTTP adapter reports it (Express `req.ip`, Fastify
+ * `request.ip`): the connection's peer, or, when the application trusts its proxy (Express
+ * `trust proxy`, Fastify `trustProxy`), the address that proxy forwarded; undefined only when the
+ * connection closed before it was read. An anonymous caller's per-caller bounds (task ownership and
+ * quotas, 2025-era session quotas, the rate limiter) are keyed by it. `queue`: the handler of a
+ * task runs from a task queue's job, on whichever node took it, with no request.
  */
 export type McpTransportInfo =
-  | { readonly kind: 'http'; readonly request: IncomingMessage }
+  | { readonly kind: 'http'; readonly request: IncomingMessage; readonly clientAddress: string | undefined }
   | { readonly kind: 'stdio' }
   | { readonly kind: 'queue' };
 

@@ -1,5 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import type { McpTaskRecord } from './mcp-task-record.js';
-import { isTaskOf } from './task-caller.js';
+import { callerOf, isTaskOf } from './task-caller.js';
 
 const record = (fields: Partial<McpTaskRecord>): McpTaskRecord =>
   ({ taskId: 't', owner: null, status: 'working', ...fields }) as McpTaskRecord;
@@ -23,5 +24,24 @@ describe('isTaskOf', () => {
     const task = record({ owner: 'ada' });
     expect(isTaskOf(task, '/any', 'principal:ada', 'ada')).toBe(true);
     expect(isTaskOf(task, '/any', 'address:127.0.0.1', null)).toBe(false);
+  });
+});
+
+describe('callerOf', () => {
+  // The socket's peer is a proxy's; the adapter reported the address the proxy forwarded.
+  const request = { socket: { remoteAddress: '10.0.0.9' } } as unknown as IncomingMessage;
+  const overHttp = (clientAddress: string | undefined) => ({
+    transport: { kind: 'http' as const, request, clientAddress },
+  });
+
+  it('is the principal, else the client address the adapter reported (never the socket read again)', () => {
+    expect(callerOf(overHttp('203.0.113.7'), 'ada')).toBe('principal:ada');
+    expect(callerOf(overHttp('203.0.113.7'), null)).toBe('address:203.0.113.7');
+    expect(callerOf(overHttp(undefined), null)).toBe('address:unknown');
+  });
+
+  it('is stdio off HTTP', () => {
+    expect(callerOf({ transport: { kind: 'stdio' } }, null)).toBe('stdio');
+    expect(callerOf({ transport: { kind: 'stdio' } }, 'ada')).toBe('principal:ada');
   });
 });

@@ -1,16 +1,18 @@
-import type { McpExchange } from '../protocol/mcp-exchange.js';
+import type { McpTransportInfo } from '../protocol/mcp-exchange.js';
 import type { McpTaskRecord } from './mcp-task-record.js';
 
 /**
- * Who a call is counted against, by the per-caller task quotas and by the rate limiter: the
- * principal, else the client address of the HTTP connection (`socket.remoteAddress`: behind a
- * proxy that is the proxy, so authenticate callers there), else `stdio` (one client per process).
+ * Who a request is counted against, by every per-caller bound (task ownership and quotas, 2025-era
+ * session quotas, the rate limiter): the principal, else the client address of the HTTP request
+ * (`clientAddress`, the adapter's `req.ip`: behind a proxy the proxy's own address unless the
+ * application trusts it, see docs/production.md), else `stdio` (one client per process). `source`
+ * is the request's exchange, or anything else that carries its transport.
  */
-export function callerOf(exchange: McpExchange, principal: string | null): string {
+export function callerOf(source: { readonly transport: McpTransportInfo }, principal: string | null): string {
   if (principal !== null) return `principal:${principal}`;
-  const transport = exchange.transport;
+  const transport = source.transport;
   if (transport.kind !== 'http') return 'stdio';
-  return `address:${transport.request.socket.remoteAddress ?? 'unknown'}`;
+  return `address:${transport.clientAddress ?? 'unknown'}`;
 }
 
 /**

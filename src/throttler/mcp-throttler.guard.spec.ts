@@ -22,14 +22,14 @@ class Tools {
 }
 
 function exchange(name: string, userAgent?: string): McpExchange {
-  const request = { headers: userAgent ? { 'user-agent': userAgent } : {}, socket: { remoteAddress: '10.0.0.1' } };
+  const request = { headers: userAgent ? { 'user-agent': userAgent } : {} };
   return {
     id: 1,
     method: 'tools/call',
     params: { name },
     protocolVersion: '2026-07-28',
     clientCapabilities: {},
-    transport: { kind: 'http', request },
+    transport: { kind: 'http', request, clientAddress: '10.0.0.1' },
     signal: new AbortController().signal,
     notify: () => undefined,
   } as unknown as McpExchange;
@@ -159,8 +159,7 @@ describe("McpThrottlerGuard through throttler's own canActivate", () => {
     const { guard, storage } = await guardWith([{ limit: 5, ttl: 60_000 }]);
     const fromAddress = (address: string) => {
       const ex = exchange('shared');
-      (ex.transport as { request: { socket: { remoteAddress: string } } }).request.socket.remoteAddress = address;
-      return ex;
+      return { ...ex, transport: { ...ex.transport, clientAddress: address } } as McpExchange;
     };
     await expect(guard.canActivate(decoratedContext(fromAddress('10.0.0.1')))).resolves.toBe(true);
     // Another address, the same tracker: the handler's getTracker counts every caller together.

@@ -38,6 +38,8 @@ export interface StartOptions<A extends INestApplication = INestApplication> {
   readonly bodyParser?: boolean;
   /** Runs on the application before it listens (middleware, CORS, a body parser limit). */
   readonly configure?: (app: A) => void;
+  /** The FastifyAdapter's options (e.g. `trustProxy`); unused on Express. */
+  readonly fastify?: ConstructorParameters<typeof FastifyAdapter>[0];
 }
 
 /**
@@ -49,7 +51,7 @@ export async function startApp<A extends INestApplication = INestApplication>(
   adapter: AdapterKind,
   options: StartOptions<A> = {},
 ): Promise<RunningApp> {
-  const httpAdapter = adapter === 'express' ? new ExpressAdapter() : new FastifyAdapter();
+  const httpAdapter = adapter === 'express' ? new ExpressAdapter() : new FastifyAdapter(options.fastify);
   const appOptions: NestApplicationOptions = {
     logger: options.logger ?? false,
     ...(options.bodyParser !== undefined && { bodyParser: options.bodyParser }),

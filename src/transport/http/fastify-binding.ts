@@ -2,9 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpHttpHandler } from './mcp-http-handler.js';
 import type { ServerCardEndpoint } from './server-card-endpoint.js';
 
-/** The part of a Fastify request the bindings use. */
+/**
+ * The part of a Fastify request the bindings use. `ip` is the client's address honouring the
+ * instance's `trustProxy` option (the connection's peer unless it is set); it lives on Fastify's
+ * request, not on `raw`.
+ */
 export interface FastifyRequestLike {
   raw: IncomingMessage;
+  ip: string | undefined;
   body?: unknown;
 }
 /** The part of a Fastify reply the bindings use. */
@@ -37,8 +42,10 @@ const CARD_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'
 /**
  * Mounts the endpoint on Fastify in an encapsulated plugin whose only content parser hands us the
  * raw bytes, so parsing and its errors are ours exactly as on Express; Fastify enforces the body
- * limit and we turn its 413 into a JSON-RPC error. The server's card, when it has one, answers
- * every method at its own path.
+ * limit and we turn its 413 into a JSON-RPC error. The client's address is Fastify's `request.ip`
+ * (read when a per-caller bound needs it), so the instance's `trustProxy` option decides whether a
+ * forwarded one counts. The server's card,
+ * when it has one, answers every method at its own path.
  */
 export function bindFastify(app: FastifyLike, path: string, handler: McpHttpHandler, card?: ServerCardEndpoint): void {
   app.register(async (scope) => {
@@ -53,11 +60,11 @@ export function bindFastify(app: FastifyLike, path: string, handler: McpHttpHand
       // chain a `then` on it per request, only to find the reply hijacked.
       handler: (request, reply) => {
         reply.hijack();
-        void handler.handle(request.raw, reply.raw, request.body ?? Buffer.alloc(0));
+        void handler.handle(request.raw, reply.raw, request, request.body ?? Buffer.alloc(0));
       },
-      errorHandler: (error, _request, reply) => {
+      errorHandler: (error, request, reply) => {
         reply.hijack();
-        handler.bodyRejected(reply.raw, error);
+        handler.bodyRejected(request.raw, reply.raw, request, error);
       },
     });
     scope.route({
@@ -66,15 +73,15 @@ export function bindFastify(app: FastifyLike, path: string, handler: McpHttpHand
       exposeHeadRoute: false,
       handler: (request, reply) => {
         reply.hijack();
-        return handler.handleSession(request.raw, reply.raw);
+        return handler.handleSession(request.raw, reply.raw, request);
       },
     });
     scope.route({
       method: OTHER_METHODS,
       url: path,
-      handler: (_request, reply) => {
+      handler: (request, reply) => {
         reply.hijack();
-        handler.methodNotAllowed(reply.raw);
+        handler.methodNotAllowed(request.raw, reply.raw, request);
       },
     });
     if (card) {

@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable, Logger } from '@nestjs/common';
 import { failure, readRequest } from '../../protocol/rpc-outcome.js';
 import type { LegacySession } from '../../legacy/legacy-channel.js';
@@ -7,12 +6,12 @@ import { LegacySessions } from '../../legacy/legacy-sessions.js';
 import { LegacyDispatcher } from '../../legacy/legacy-dispatcher.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import { type JsonRpcId, requestIdOf } from '../../protocol/json-rpc.js';
-import type { McpTransportInfo } from '../../protocol/mcp-exchange.js';
 import { LEGACY_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.js';
 import { HttpLegacyChannel } from './legacy-http-channel.js';
 import type { LegacyStream } from '../../legacy/legacy-session-state.js';
 import { ResponseWriter } from './response-writer.js';
 import { logText } from '../../protocol/log-text.js';
+import { callerOf } from '../../task-store/task-caller.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 const SESSION_NOT_FOUND = 'Session not found: it expired or was ended; send initialize to start a new one';
@@ -40,13 +39,10 @@ export class LegacyHttpEndpoint {
     writer.era = 'legacy';
     if (Array.isArray(posted)) return refuseBatch(writer, posted);
     const message = posted as Record<string, unknown>;
-    const { res } = writer;
-    const req = res.req;
-    const transport: McpTransportInfo = { kind: 'http', request: req };
     const method = message['method'];
-    if (method === 'initialize') return this.initialize(writer, message, transport);
+    if (method === 'initialize') return this.initialize(writer, message);
 
-    const session = await this.session(req, writer, transport, requestIdOf(message));
+    const session = await this.session(writer, requestIdOf(message));
     if (!session) return;
     if (method === undefined) {
       if (await this.sessions.respond(session.state, message)) return writer.plain(202, {});
@@ -65,18 +61,19 @@ export class LegacyHttpEndpoint {
     const request = readRequest(message);
     if ('response' in request) return writer.refuseWith(request.status, request.response);
 
-    const channel = new HttpLegacyChannel(transport, res, writer, acceptsEventStream(req.headers.accept));
+    const { transport, res } = writer;
+    const channel = new HttpLegacyChannel(transport, res, writer, acceptsEventStream(transport.request.headers.accept));
     const response = await this.legacy.request(request, session, channel);
     if (response) writer.respond(200, response);
     else writer.endWithoutResponse();
   }
 
   /** GET: the session's standalone SSE stream. */
-  async get(req: IncomingMessage, res: ServerResponse, writer: ResponseWriter): Promise<void> {
-    if (!acceptsEventStream(req.headers.accept, true)) {
+  async get(writer: ResponseWriter): Promise<void> {
+    if (!acceptsEventStream(writer.transport.request.headers.accept, true)) {
       return writer.refuse(406, 'Not acceptable: the session stream needs Accept: text/event-stream');
     }
-    const session = await this.session(req, writer, { kind: 'http', request: req });
+    const session = await this.session(writer);
     if (!session) return;
     // Gone while the session loaded: its 'close' has passed, so a stream attached now would never
     // be detached (the session busy for good, never evicted).
@@ -90,29 +87,25 @@ export class LegacyHttpEndpoint {
         if (!sse.send(notification)) sse.destroy();
       },
       // Replaced by a newer GET, or the session ended: what the client did not take yet is dropped.
-      close: () => (sse.backlog > 0 ? sse.destroy() : res.end()),
+      close: () => (sse.backlog > 0 ? sse.destroy() : writer.res.end()),
     };
     // One stream per session: a new GET replaces (and closes) the one before.
     session.state.attach(stream);
-    res.once('close', () => session.state.detach(stream));
+    writer.res.once('close', () => session.state.detach(stream));
   }
 
   /** DELETE: ends the session (on every node when a backplane is shared); its id is refused (404) from now on. */
-  async delete(req: IncomingMessage, writer: ResponseWriter): Promise<void> {
-    const session = await this.session(req, writer, { kind: 'http', request: req }, null);
+  async delete(writer: ResponseWriter): Promise<void> {
+    const session = await this.session(writer);
     if (!session) return;
     await this.sessions.end(session.claims.id, 'The client ended the session');
     writer.plain(200, {});
   }
 
-  private async initialize(
-    writer: ResponseWriter,
-    message: Record<string, unknown>,
-    transport: McpTransportInfo,
-  ): Promise<void> {
+  private async initialize(writer: ResponseWriter, message: Record<string, unknown>): Promise<void> {
     const request = readRequest(message);
     if ('response' in request) return writer.refuseWith(request.status, request.response);
-    const { status, response, claims } = await this.legacy.initialize(request, transport);
+    const { status, response, claims } = await this.legacy.initialize(request, writer.transport);
     // A refused initialize opens no session; a client error travels with 400.
     if (!claims) return writer.respond(status >= 500 ? status : 400, response);
     const { token } = this.codec.issue(claims);
@@ -121,14 +114,12 @@ export class LegacyHttpEndpoint {
 
   /**
    * The request's session, or undefined once the refusal was written; `id` is the id of the request
-   * (null for GET, DELETE and posted responses), which every refusal carries.
+   * (null for GET, DELETE and posted responses), which every refusal carries. Its state counts
+   * against the quota of its caller ({@link callerOf}: its principal, else its client address).
    */
-  private async session(
-    req: IncomingMessage,
-    writer: ResponseWriter,
-    transport: McpTransportInfo,
-    id: JsonRpcId | null = null,
-  ): Promise<LegacySession | undefined> {
+  private async session(writer: ResponseWriter, id: JsonRpcId | null = null): Promise<LegacySession | undefined> {
+    const { transport } = writer;
+    const req = transport.request;
     const version = req.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !LEGACY_PROTOCOL_VERSIONS.includes(version.trim())) {
       refuse(
@@ -153,7 +144,7 @@ export class LegacyHttpEndpoint {
       refuse(writer, 403, id, 'Forbidden: this session was opened by another principal');
       return undefined;
     }
-    const state = await this.sessions.open(claims.id, callerOf(claims.principal, req), claims.issuedAt);
+    const state = await this.sessions.open(claims.id, callerOf(writer, claims.principal), claims.issuedAt);
     if (!state) {
       refuse(writer, 404, id, SESSION_NOT_FOUND);
       return undefined;
@@ -166,14 +157,6 @@ export class LegacyHttpEndpoint {
 /** A refusal before dispatch (-32600) that carries the request's id. */
 function refuse(writer: ResponseWriter, status: number, id: JsonRpcId | null, message: string): void {
   writer.refuseWith(status, failure(id, McpError.invalidRequest(message)).response);
-}
-
-/**
- * Whose quota a session's state counts against: its principal, else the client's address as the
- * connection shows it (behind a proxy, the proxy's: authenticate callers to tell them apart).
- */
-function callerOf(principal: string | null, req: IncomingMessage): string {
-  return principal !== null ? `principal:${principal}` : `address:${req.socket.remoteAddress ?? 'unknown'}`;
 }
 
 /** Whether the client reads SSE here; on POST an absent Accept means JSON only. */

@@ -9,6 +9,7 @@ import { OriginPolicy } from './origin-policy.js';
 import { readBody } from './read-body.js';
 import { answerBodyError, NULL_BODY, parseBody } from './http-body.js';
 import { httpInbound } from './http-inbound.js';
+import { type ClientAddressSource, HttpRequestTransport } from './http-request-transport.js';
 import { LegacyHttpEndpoint } from './legacy-http-endpoint.js';
 import { type EraLegs, type EraRefusal, McpEraRouter } from '../../dispatch/mcp-era-router.js';
 import type { McpProtocolEra } from '../../protocol/protocol-era.js';
@@ -30,7 +31,9 @@ const ALLOW_ALL = { allow: 'GET, POST, DELETE' } as const;
  * Streamable HTTP (2026-07-28) on plain Node request/response objects, so Express and Fastify run
  * the very same code: POST only, Origin/Host and Content-Type checks, authentication, our own body
  * limit and JSON parsing, the Accept check (after parsing, so its refusal carries the request's id),
- * dispatch, then a JSON body or a per-request SSE stream.
+ * dispatch, then a JSON body or a per-request SSE stream. Each entry also gets the adapter's own
+ * request (Express's `req`, Fastify's request), whose `ip` is the client's address as the app's
+ * proxy setting has it; the request's transport, made once, carries it to every per-caller bound.
  */
 @Injectable()
 export class McpHttpHandler implements EraLegs<ResponseWriter> {
@@ -56,34 +59,38 @@ export class McpHttpHandler implements EraLegs<ResponseWriter> {
   }
 
   /** Any method but POST, GET and DELETE; GET and DELETE too when the 2025 era is not served. */
-  methodNotAllowed(res: ServerResponse): void {
+  methodNotAllowed(req: IncomingMessage, res: ServerResponse, adapterRequest: ClientAddressSource): void {
+    this.refuseMethod(this.writerFor(req, res, adapterRequest));
+  }
+
+  private refuseMethod(writer: ResponseWriter): void {
     const allow = this.options.eras.legacy ? ALLOW_ALL : ALLOW_POST;
-    this.writerFor(res).refuse(405, `Method not allowed: the MCP endpoint accepts ${allow.allow}`, allow);
+    writer.refuse(405, `Method not allowed: the MCP endpoint accepts ${allow.allow}`, allow);
   }
 
   /**
    * GET (a 2025-era session's stream) or DELETE (ending that session). HEAD, which Express routes
    * to GET handlers, is refused like any other method the endpoint does not serve.
    */
-  async handleSession(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async handleSession(req: IncomingMessage, res: ServerResponse, adapterRequest: ClientAddressSource): Promise<void> {
+    const writer = this.writerFor(req, res, adapterRequest);
     if (!this.options.eras.legacy || (req.method !== 'GET' && req.method !== 'DELETE'))
-      return this.methodNotAllowed(res);
-    const writer = this.writerFor(res);
+      return this.refuseMethod(writer);
     writer.era = 'legacy';
     try {
       if (!this.admitted(req, writer)) return;
       if (this.authenticator) await this.authenticator.authenticate(req, res);
       if (writer.closed) return;
-      if (req.method === 'DELETE') await this.legacyEndpoint.delete(req, writer);
-      else await this.legacyEndpoint.get(req, res, writer);
+      if (req.method === 'DELETE') await this.legacyEndpoint.delete(writer);
+      else await this.legacyEndpoint.get(writer);
     } catch (error) {
       this.unexpected(writer, error);
     }
   }
 
   /** A body the framework refused before we saw it (e.g. over the limit). */
-  bodyRejected(res: ServerResponse, error: unknown): void {
-    answerBodyError(this.writerFor(res), error, this.limits.maxBodyBytes, this.logger);
+  bodyRejected(req: IncomingMessage, res: ServerResponse, adapterRequest: ClientAddressSource, error: unknown): void {
+    answerBodyError(this.writerFor(req, res, adapterRequest), error, this.limits.maxBodyBytes, this.logger);
   }
 
   /**
@@ -91,18 +98,23 @@ export class McpHttpHandler implements EraLegs<ResponseWriter> {
    * JSON parser refuses valid JSON that is not an object or array: that is a JSON-RPC Invalid
    * Request, not a parse error, so such a body is answered as the message it is.
    */
-  async parserFailed(req: IncomingMessage, res: ServerResponse, error: unknown): Promise<void> {
+  async parserFailed(
+    req: IncomingMessage,
+    res: ServerResponse,
+    adapterRequest: ClientAddressSource,
+    error: unknown,
+  ): Promise<void> {
     const { type, body } = (error ?? {}) as { type?: unknown; body?: unknown };
     if (type === 'entity.parse.failed' && typeof body === 'string') {
       let value: unknown;
       try {
         value = JSON.parse(body);
       } catch {
-        return this.bodyRejected(res, error);
+        return this.bodyRejected(req, res, adapterRequest, error);
       }
-      return this.handle(req, res, value === null ? NULL_BODY : value);
+      return this.handle(req, res, adapterRequest, value === null ? NULL_BODY : value);
     }
-    this.bodyRejected(res, error);
+    this.bodyRejected(req, res, adapterRequest, error);
   }
 
   /**
@@ -111,8 +123,13 @@ export class McpHttpHandler implements EraLegs<ResponseWriter> {
    * router hands the message to the leg of its era ({@link modern}, {@link legacy}) or has it
    * refused; a failure of the leg is answered with the request's id.
    */
-  async handle(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
-    const writer = this.writerFor(res);
+  async handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    adapterRequest: ClientAddressSource,
+    body?: unknown,
+  ): Promise<void> {
+    const writer = this.writerFor(req, res, adapterRequest);
     let message: unknown;
     try {
       if (!this.admitted(req, writer)) return;
@@ -146,7 +163,7 @@ export class McpHttpHandler implements EraLegs<ResponseWriter> {
 
   /** The 2026-07-28 leg: the dispatcher's outcome written as JSON (or the stream it opened), 202 for a notification. */
   async modern(message: unknown, writer: ResponseWriter): Promise<void> {
-    const outcome = await this.dispatcher.dispatch(message, httpInbound(writer.res.req, writer.res, writer));
+    const outcome = await this.dispatcher.dispatch(message, httpInbound(writer));
     if (outcome) writer.respond(outcome.status, outcome.response, outcome.headers);
     else writer.plain(202, {});
   }
@@ -190,16 +207,20 @@ export class McpHttpHandler implements EraLegs<ResponseWriter> {
     answer(500, failure(id, McpError.internal()).response);
   }
 
-  /** A writer that reports its refusals (one audit event and span each). */
-  private writerFor(res: ServerResponse): ResponseWriter {
-    return new ResponseWriter(res, this.onRefused, this.limits.maxStreamBacklogBytes, this.keepAlive);
+  /**
+   * The request's writer, with the request's transport (made here, once per request); it reports
+   * its refusals (one audit event and span each).
+   */
+  private writerFor(req: IncomingMessage, res: ServerResponse, adapterRequest: ClientAddressSource): ResponseWriter {
+    const transport = new HttpRequestTransport(req, adapterRequest);
+    return new ResponseWriter(res, transport, this.onRefused, this.limits.maxStreamBacklogBytes, this.keepAlive);
   }
 
   /** One listener for every writer: nothing is allocated per request for refusals that never come. */
   private readonly onRefused: RefusalListener = (httpStatus, response, writer) => {
     const method = writer.method;
     this.dispatcher.refused({
-      transport: { kind: 'http', request: writer.res.req },
+      transport: writer.transport,
       era: writer.era,
       response,
       httpStatus,

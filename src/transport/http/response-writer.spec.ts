@@ -21,6 +21,7 @@ async function slowReader(): Promise<{ res: ServerResponse; client: Socket; serv
   return { res: await responded, client, server };
 }
 
+const transportOf = (res: ServerResponse) => ({ kind: 'http' as const, request: res.req, clientAddress: '127.0.0.1' });
 const log = (i: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/message', params: { i, PAD } });
 const progress = (i: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/progress', params: { i, PAD } });
 
@@ -34,7 +35,7 @@ describe('ResponseWriter on a client that does not read', () => {
 
   it('hands back a drain promise while behind, and aborts the call client-behind past the bound', async () => {
     const { res } = setup;
-    const writer = new ResponseWriter(res, undefined, BOUND);
+    const writer = new ResponseWriter(res, transportOf(res), undefined, BOUND);
     const signal = disconnectSignal(res);
     let waited: Promise<void> | undefined;
     let i = 0;
@@ -53,7 +54,7 @@ describe('ResponseWriter on a client that does not read', () => {
 
   it('keeps no progress while the client is behind', async () => {
     const { res } = setup;
-    const writer = new ResponseWriter(res, undefined, BOUND);
+    const writer = new ResponseWriter(res, transportOf(res), undefined, BOUND);
     let i = 0;
     while (!res.writableNeedDrain && i < 100_000) writer.notify(log(i++));
     const backlog = res.writableLength;
@@ -67,7 +68,7 @@ describe('ResponseWriter on a client that does not read', () => {
     let received = 0;
     client.on('data', (chunk: Buffer) => (received += chunk.length));
     client.resume();
-    const writer = new ResponseWriter(res, undefined, BOUND);
+    const writer = new ResponseWriter(res, transportOf(res), undefined, BOUND);
     const big = { jsonrpc: '2.0' as const, method: 'notifications/message', params: { data: 'y'.repeat(16 * BOUND) } };
     await writer.notify(big);
     expect(disconnectSignal(res).aborted).toBe(false);
@@ -79,7 +80,7 @@ describe('ResponseWriter on a client that does not read', () => {
 
   it('settles the drain promise once the client reads', async () => {
     const { res, client } = setup;
-    const writer = new ResponseWriter(res, undefined, BOUND);
+    const writer = new ResponseWriter(res, transportOf(res), undefined, BOUND);
     let pending: void | Promise<void>;
     let i = 0;
     do pending = writer.notify(log(i++));

@@ -4,6 +4,7 @@ import { LIMIT_DEFAULTS } from '../../core/mcp-limits.options.js';
 import { McpCallAbortedError } from '../../protocol/mcp-call-aborted.error.js';
 import { McpError } from '../../protocol/mcp.error.js';
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../protocol/json-rpc.js';
+import type { HttpTransportInfo } from './http-request-transport.js';
 import { abortResponse } from './disconnect-signal.js';
 import { SseStream } from './sse-stream.js';
 import type { SseKeepAlive } from './sse-keep-alive.js';
@@ -30,6 +31,8 @@ export class ResponseWriter {
 
   constructor(
     readonly res: ServerResponse,
+    /** Where the request came from, made once per request: every layer below reads this one. */
+    readonly transport: HttpTransportInfo,
     private readonly onRefused?: RefusalListener,
     private readonly maxBacklogBytes: number = LIMIT_DEFAULTS.maxStreamBacklogBytes,
     private readonly keepAlive?: SseKeepAlive,
