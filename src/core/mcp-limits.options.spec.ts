@@ -41,6 +41,7 @@ describe('LIMIT_DEFAULTS', () => {
       maxTasks: 10_000,
       maxRunningTasksPerCaller: 100,
       maxStoredTasksPerCaller: 1000,
+      maxStoredTaskBytesPerCaller: 33_554_432,
       maxTaskPayloadBytes: 1_048_576,
     });
     expect(Object.keys(LIMIT_DEFAULTS)).toEqual(Object.keys(LIMITS));

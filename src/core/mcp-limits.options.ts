@@ -59,6 +59,20 @@ export interface McpLimitsOptions {
   /** Most tasks one caller may keep in the store, working or finished. Default 1000. */
   maxStoredTasksPerCaller?: number;
   /**
+   * Most bytes one caller's tasks may take in the task store together, counted as the store keeps
+   * them: the JSON of each task (its arguments, the client capabilities it keeps, its status
+   * message, questions, answers and replay ledger, its result or error), from its creation until it
+   * expires. A new task past it is refused like one past `maxStoredTasksPerCaller` (-32050, HTTP
+   * 429, `Retry-After`); one that alone would pass it, with -32602 (HTTP 400). A write that would
+   * make a running task pass it is not kept: `tasks/update` answers are refused (-32050, HTTP 429),
+   * a result, an error or the handler's questions fail the task instead (-32603, with `data.limit`),
+   * a progress report is dropped. The default holds one caller to 32 MiB instead of the gigabytes
+   * that `maxStoredTasksPerCaller` tasks of `maxTaskPayloadBytes` parts allow, and still takes about
+   * eight tasks with every part at its bound (some 4 MiB each), or the 1000 stored tasks at 32 KiB
+   * each (a result meant for a model's context takes a few KiB). Default 33554432 (32 MiB).
+   */
+  maxStoredTaskBytesPerCaller?: number;
+  /**
    * Largest part of a task kept in the task store, in bytes of JSON: its arguments, the client
    * capabilities it keeps, each tasks/update's answers, its result or error. Default 1048576 (1 MiB).
    */
@@ -83,6 +97,7 @@ export const LIMITS = defineSection<McpLimitsOptions>()({
   maxTasks: option(POSITIVE_INTEGER, 10_000),
   maxRunningTasksPerCaller: option(POSITIVE_INTEGER, 100),
   maxStoredTasksPerCaller: option(POSITIVE_INTEGER, 1000),
+  maxStoredTaskBytesPerCaller: option(POSITIVE_INTEGER, 32 * 1024 * 1024),
   maxTaskPayloadBytes: option(POSITIVE_INTEGER, 1024 * 1024),
 });
 

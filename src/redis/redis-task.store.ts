@@ -3,53 +3,109 @@ import { frozenJson, frozenParse } from '../task-store/frozen-json.js';
 import { isTerminal, type McpTaskRecord } from '../task-store/mcp-task-record.js';
 import { McpTaskStore } from '../task-store/mcp-task.store.js';
 import { McpTaskQuotaExceededException } from '../task-store/task-quota-exceeded.exception.js';
+import { statusJson } from '../task-store/task-record-bytes.js';
 import { McpRedisConnection } from './mcp-redis-connection.js';
 import { RedisScript } from './redis-script.js';
 
 /**
+ * Lua for a caller's three keys (its live and done sets, its hash of bytes, which holds each counted
+ * task's bytes under `t:<id>` and their sum under `total`). `forget_expired` takes its expired
+ * tasks out of all three. `keep_together` gives the three one expiry, the latest of theirs and
+ * `ms`: a set that expired before the hash would leave bytes of tasks nobody can find to forget.
+ */
+const CALLER_KEYS = `
+local function forget_expired(live, done, sizes, now)
+  for _, set in ipairs({live, done}) do
+    for _, id in ipairs(redis.call('ZRANGEBYSCORE', set, '-inf', now)) do
+      local bytes = redis.call('HGET', sizes, 't:' .. id)
+      if bytes then
+        redis.call('HINCRBY', sizes, 'total', -tonumber(bytes))
+        redis.call('HDEL', sizes, 't:' .. id)
+      end
+    end
+    redis.call('ZREMRANGEBYSCORE', set, '-inf', now)
+  end
+end
+local function keep_together(live, done, sizes, ms)
+  local keys = {live, done, sizes}
+  for _, key in ipairs(keys) do ms = math.max(ms, redis.call('PTTL', key)) end
+  for _, key in ipairs(keys) do
+    if redis.call('PTTL', key) ~= ms and redis.call('EXISTS', key) == 1 then redis.call('PEXPIRE', key, ms) end
+  end
+end
+`;
+
+/**
  * Creates a task: its status and its arguments (two keys, same lifetime) and, for a task with a
  * caller, its id in the caller's set of live (or, created finished, done) tasks, scored by
- * `expiresAt`. With a quota, first forgets the caller's expired ids and refuses past either bound,
- * all in one atomic step, so concurrent creates of one caller on any nodes cannot pass it together.
- * KEYS: status, arguments[, live set, done set]. ARGV: status JSON, arguments JSON, lifetime ms,
- * expiresAt, now, check quota (1/0), max running, max stored, task id, created finished (1/0).
+ * `expiresAt`, and its bytes (those of the two values) in the caller's hash of bytes. With a quota,
+ * first forgets the caller's expired tasks and refuses past any bound, all in one atomic step, so
+ * concurrent creates of one caller on any nodes cannot pass it together.
+ * KEYS: status, arguments[, live set, done set, bytes hash]. ARGV: status JSON, arguments JSON,
+ * lifetime ms, expiresAt, now, check quota (1/0), max running, max stored, task id, created
+ * finished (1/0), max bytes (0: none).
  */
-const CREATE = new RedisScript(`
+const CREATE = new RedisScript(`${CALLER_KEYS}
 if redis.call('EXISTS', KEYS[1]) == 1 then return {'exists'} end
-local live, done = KEYS[3], KEYS[4]
+local live, done, sizes = KEYS[3], KEYS[4], KEYS[5]
+local bytes = #ARGV[1] + #ARGV[2]
 if live and ARGV[6] == '1' then
-  redis.call('ZREMRANGEBYSCORE', live, '-inf', ARGV[5])
-  redis.call('ZREMRANGEBYSCORE', done, '-inf', ARGV[5])
+  forget_expired(live, done, sizes, ARGV[5])
   local running = redis.call('ZCARD', live)
   local stored = running + redis.call('ZCARD', done)
-  if running >= tonumber(ARGV[7]) or stored >= tonumber(ARGV[8]) then
+  local total = tonumber(redis.call('HGET', sizes, 'total') or '0')
+  local maxBytes = tonumber(ARGV[11])
+  if running >= tonumber(ARGV[7]) or stored >= tonumber(ARGV[8]) or (maxBytes > 0 and total + bytes > maxBytes) then
     local oldest = redis.call('ZRANGE', done, 0, 0, 'WITHSCORES')
-    return {'quota', running, stored, oldest[2] or ''}
+    return {'quota', running, stored, oldest[2] or '', total, bytes}
   end
 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
 redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
 if live then
-  local set = ARGV[10] == '1' and done or live
-  redis.call('ZADD', set, ARGV[4], ARGV[9])
-  if redis.call('PTTL', set) < tonumber(ARGV[3]) then redis.call('PEXPIRE', set, ARGV[3]) end
+  redis.call('ZADD', ARGV[10] == '1' and done or live, ARGV[4], ARGV[9])
+  redis.call('HSET', sizes, 't:' .. ARGV[9], bytes)
+  redis.call('HINCRBY', sizes, 'total', bytes)
+  keep_together(live, done, sizes, tonumber(ARGV[3]))
 end
 return {'ok'}`);
 
 /**
  * Writes the new status JSON only when the stored one is still the JSON the change was computed
- * from; a task that just finished moves from its caller's live set to its done set.
- * KEYS: status[, live set, done set]. ARGV: current JSON, new JSON, lifetime ms, task id, expiresAt.
+ * from, and counts the difference in the caller's bytes (for a task created with its bytes
+ * counted). With a budget, a write that grows the task past it (after forgetting the caller's
+ * expired tasks) is refused and nothing changes. A task that just finished moves from its caller's
+ * live set to its done set.
+ * KEYS: status[, live set, done set, bytes hash]. ARGV: current JSON, new JSON, lifetime ms, task
+ * id, expiresAt, finished (1/0), max bytes (0: none), now.
  */
-const COMPARE_AND_SET = new RedisScript(`
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-if KEYS[2] then
-  redis.call('ZREM', KEYS[2], ARGV[4])
-  redis.call('ZADD', KEYS[3], ARGV[5], ARGV[4])
-  if redis.call('PTTL', KEYS[3]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[3], ARGV[3]) end
+const COMPARE_AND_SET = new RedisScript(`${CALLER_KEYS}
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {0} end
+local live, done, sizes = KEYS[2], KEYS[3], KEYS[4]
+local field = 't:' .. ARGV[4]
+local growth = #ARGV[2] - #ARGV[1]
+local maxBytes = tonumber(ARGV[7])
+if sizes and growth > 0 and maxBytes > 0 and redis.call('HEXISTS', sizes, field) == 1 then
+  if tonumber(redis.call('HGET', sizes, 'total') or '0') + growth > maxBytes then
+    forget_expired(live, done, sizes, ARGV[8])
+    local total = tonumber(redis.call('HGET', sizes, 'total') or '0')
+    if total + growth > maxBytes then
+      local oldest = redis.call('ZRANGE', done, 0, 0, 'WITHSCORES')
+      return {'quota', total, oldest[2] or '', tonumber(redis.call('HGET', sizes, field) or '0') + growth, growth}
+    end
+  end
 end
-return 1`);
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+if sizes and growth ~= 0 and redis.call('HEXISTS', sizes, field) == 1 then
+  redis.call('HINCRBY', sizes, field, growth)
+  redis.call('HINCRBY', sizes, 'total', growth)
+end
+if live and ARGV[6] == '1' then
+  redis.call('ZREM', live, ARGV[4])
+  redis.call('ZADD', done, ARGV[5], ARGV[4])
+  keep_together(live, done, sizes, tonumber(ARGV[3]))
+end
+return {1}`);
 
 /** How often an update is tried again when another node changed the task in between. */
 const MAX_ATTEMPTS = 50;
@@ -71,8 +127,11 @@ interface CachedArguments {
  * again), so a progress report moves O(status) bytes however large the arguments are; each node
  * keeps recently read arguments parsed and frozen (up to 32 MiB of JSON), so polling a task does
  * not parse them again. Per-caller quotas are counted in two sorted sets per caller (live and
- * finished task ids, by expiry), checked and written atomically with the task. The handler itself
- * still runs on the node that started it.
+ * finished task ids, by expiry) and a hash of the bytes of each of its tasks (the lengths of its two
+ * values) with their total, checked and written atomically with the task, by the create and by each
+ * update; a caller's expired tasks leave its count when it next meets a bound. Tasks created before
+ * bytes were counted count against no byte budget. The handler itself still runs on the node that
+ * started it.
  */
 @Injectable()
 export class RedisTaskStore extends McpTaskStore {
@@ -98,17 +157,20 @@ export class RedisTaskStore extends McpTaskStore {
       quota?.maxStored ?? 0,
       record.taskId,
       isTerminal(record.status) ? 1 : 0,
+      quota?.maxStoredBytes ?? 0,
     ];
-    const answer = (await this.redis.run((r) => CREATE.run(r, keys, args))) as [string, number?, number?, string?];
+    type Answer = [string, number?, number?, string?, number?, number?];
+    const answer = (await this.redis.run((r) => CREATE.run(r, keys, args))) as Answer;
     if (answer[0] === 'exists') throw new Error(`Task ${record.taskId} already exists`);
     if (answer[0] === 'quota') {
-      const [, running = 0, stored = 0, oldest = ''] = answer;
+      const [, running = 0, stored = 0, oldest = '', bytes = 0, recordBytes = 0] = answer;
       const oldestFinishedExpiresAt = oldest === '' ? undefined : Number(oldest);
       McpTaskQuotaExceededException.check(
-        { running, stored, oldestFinishedExpiresAt },
+        { running, stored, oldestFinishedExpiresAt, bytes },
         quota!,
         record.pollIntervalMs,
         now,
+        recordBytes,
       );
       throw new Error(`Task ${record.taskId} was refused by a quota that no longer holds`);
     }
@@ -123,6 +185,7 @@ export class RedisTaskStore extends McpTaskStore {
   async update(
     taskId: string,
     change: (record: McpTaskRecord) => McpTaskRecord | undefined,
+    quota?: Pick<McpTaskStore.Quota, 'maxStoredBytes'>,
   ): Promise<McpTaskRecord | undefined> {
     const key = this.key(taskId);
     for (let attempt = 1; ; attempt++) {
@@ -135,11 +198,28 @@ export class RedisTaskStore extends McpTaskStore {
       // A record written before arguments had their own key keeps them inline: there is no other copy.
       const json = stored.arguments === undefined ? statusJson(next) : JSON.stringify(next);
       const finished = !isTerminal(record.status) && isTerminal(next.status);
-      const keys = [key, ...(finished ? this.callerKeys(next) : [])];
-      const written = await this.redis.run((r) =>
-        COMPARE_AND_SET.run(r, keys, [current, json, lifetime(next), taskId, next.expiresAt]),
-      );
-      if (written === 1) return { ...(JSON.parse(json) as McpTaskRecord), arguments: record.arguments };
+      const keys = [key, ...this.callerKeys(record)];
+      const now = Date.now();
+      const args = [
+        current,
+        json,
+        lifetime(next),
+        taskId,
+        next.expiresAt,
+        finished ? 1 : 0,
+        quota?.maxStoredBytes ?? 0,
+        now,
+      ];
+      type Answer = [number | string, number?, string?, number?, number?];
+      const written = (await this.redis.run((r) => COMPARE_AND_SET.run(r, keys, args))) as Answer;
+      if (written[0] === 1) return { ...(JSON.parse(json) as McpTaskRecord), arguments: record.arguments };
+      if (written[0] === 'quota') {
+        const [, bytes = 0, oldest = '', recordBytes = 0, growth = 0] = written;
+        const oldestFinishedExpiresAt = oldest === '' ? undefined : Number(oldest);
+        const count = { bytes, oldestFinishedExpiresAt };
+        McpTaskQuotaExceededException.checkGrowth(count, quota!, growth, recordBytes, record.pollIntervalMs, now);
+        throw new Error(`Task ${taskId} was refused by a quota that no longer holds`);
+      }
       if (attempt >= MAX_ATTEMPTS) throw new Error(`Task ${taskId} kept changing; the update was not applied`);
     }
   }
@@ -186,16 +266,16 @@ export class RedisTaskStore extends McpTaskStore {
     return `${this.redis.prefix}task-args:${taskId}`;
   }
 
-  /** The caller's live and done sets, or none for a record without a caller. */
+  /** The caller's live and done sets and its hash of bytes, or none for a record without a caller. */
   private callerKeys(record: McpTaskRecord): string[] {
     if (record.caller === undefined) return [];
-    return [`${this.redis.prefix}task-live:${record.caller}`, `${this.redis.prefix}task-done:${record.caller}`];
+    const { prefix } = this.redis;
+    return [
+      `${prefix}task-live:${record.caller}`,
+      `${prefix}task-done:${record.caller}`,
+      `${prefix}task-bytes:${record.caller}`,
+    ];
   }
-}
-
-/** The record as its status key holds it: everything but the arguments. */
-function statusJson(record: McpTaskRecord): string {
-  return JSON.stringify({ ...record, arguments: undefined });
 }
 
 /** Milliseconds until the task may be forgotten (at least 1). */

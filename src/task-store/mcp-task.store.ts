@@ -21,9 +21,11 @@ export abstract class McpTaskStore {
   /**
    * Stores a new task. Rejects when the store cannot take more (the call then fails, nothing runs).
    * With a `quota`, it also rejects, with `McpTaskQuotaExceededException`, when the record's
-   * `caller` already has `quota.maxRunning` live tasks or `quota.maxStored` stored ones; the check
-   * and the write must be atomic (concurrent creates of one caller never pass the bound together).
-   * A store that ignores `quota` enforces no per-caller bound.
+   * `caller` already has `quota.maxRunning` live tasks or `quota.maxStored` stored ones, or when
+   * the record would take the caller's stored bytes past `quota.maxStoredBytes`; the check and the
+   * write must be atomic (concurrent creates of one caller never pass the bound together).
+   * `McpTaskQuotaExceededException.check` decides from the caller's counts. A store that ignores
+   * `quota` enforces no per-caller bound.
    */
   abstract create(record: McpTaskStore.TaskRecord, quota?: McpTaskStore.Quota): Promise<void>;
 
@@ -37,11 +39,19 @@ export abstract class McpTaskStore {
    * expired). A shared store implements it with optimistic concurrency (read, compute, write if
    * unchanged, retry), so `change` may run more than once and must not have side effects. A store
    * that keeps per-caller counts moves the task from running to finished when `change` makes its
-   * status terminal.
+   * status terminal, and counts the change in the bytes of the task's caller.
+   *
+   * With a `quota`, a change that makes the record larger is refused (rejected with
+   * `McpTaskQuotaExceededException`, nothing written) when it would take the caller's stored bytes
+   * past `quota.maxStoredBytes`: checked atomically with the write, as in {@link create}
+   * (`McpTaskQuotaExceededException.checkGrowth` decides). A change that does not make the record
+   * larger is never refused. Without one, the change is written whatever its size (the runner
+   * writes cancellations, lease renewals and failures that way).
    */
   abstract update(
     taskId: string,
     change: (record: McpTaskStore.TaskRecord) => McpTaskStore.TaskRecord | undefined,
+    quota?: Pick<McpTaskStore.Quota, 'maxStoredBytes'>,
   ): Promise<McpTaskStore.TaskRecord | undefined>;
 }
 
@@ -66,7 +76,8 @@ export declare namespace McpTaskStore {
     /**
      * Who created the task: `principal:<id>`, else `address:<client address>`, or `stdio`. Only the
      * same caller may see, update or cancel it, and it counts against this caller in the per-caller
-     * quotas (`limits.maxRunningTasksPerCaller`, `limits.maxStoredTasksPerCaller`). Absent on records
+     * quotas (`limits.maxRunningTasksPerCaller`, `limits.maxStoredTasksPerCaller`,
+     * `limits.maxStoredTaskBytesPerCaller`). Absent on records
      * written before quotas existed (they count against nobody, and their `owner` decides).
      */
     caller?: string;
@@ -136,25 +147,36 @@ export declare namespace McpTaskStore {
   /**
    * The per-caller bounds a store enforces when it creates a task, counted per
    * {@link McpTaskStore.TaskRecord.caller}: at most `maxRunning` live tasks (working or
-   * input_required) and at most `maxStored` tasks held (live, or finished and not yet expired). The
-   * runner passes `limits.maxRunningTasksPerCaller` and `limits.maxStoredTasksPerCaller`.
+   * input_required), at most `maxStored` tasks held (live, or finished and not yet expired) and, when
+   * given, at most `maxStoredBytes` bytes for all of them together. The runner passes
+   * `limits.maxRunningTasksPerCaller`, `limits.maxStoredTasksPerCaller` and
+   * `limits.maxStoredTaskBytesPerCaller`.
+   *
+   * A task's bytes are the UTF-8 bytes of its JSON as the store keeps it (`JSON.stringify` of the
+   * record; a store that keeps the arguments apart counts the record without them plus their JSON),
+   * counted from its creation, changed by every update, and released when the store forgets it.
    */
   export interface Quota {
     readonly maxRunning: number;
     readonly maxStored: number;
+    /** Bytes all of the caller's stored tasks may take together; none: their bytes are not bounded. */
+    readonly maxStoredBytes?: number;
   }
 
   /**
-   * What a caller's tasks add up to at the moment it asks for one more, so a store can say which
-   * bound is met and when to retry. `oldestFinishedExpiresAt` is the ms epoch at which the caller's
-   * earliest-expiring finished task goes, if it has one.
+   * What a caller's tasks add up to at the moment it asks for one more (or for a larger record), so
+   * a store can say which bound is met and when to retry. `oldestFinishedExpiresAt` is the ms epoch
+   * at which the caller's earliest-expiring finished task goes, if it has one; `bytes`, what its
+   * stored tasks take now (see {@link Quota}).
    */
   export interface CallerCount {
     readonly running: number;
     readonly stored: number;
     readonly oldestFinishedExpiresAt?: number;
+    /** The bytes the caller's stored tasks take now (see {@link Quota}); none counts as 0. */
+    readonly bytes?: number;
   }
 
   /** Which bound a refused task call met (`McpTaskQuotaExceededException.limit`): one of the `limits` options. */
-  export type QuotaLimit = 'maxRunningTasksPerCaller' | 'maxStoredTasksPerCaller';
+  export type QuotaLimit = 'maxRunningTasksPerCaller' | 'maxStoredTasksPerCaller' | 'maxStoredTaskBytesPerCaller';
 }

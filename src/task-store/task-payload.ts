@@ -47,6 +47,16 @@ export function boundedEnding(ending: TaskEnding, maxBytes: number): { ending: T
   };
 }
 
+/**
+ * The failure that replaces what a handler added to its task (its result or error, its questions)
+ * when keeping it would take the caller's stored tasks past `limits.maxStoredTaskBytesPerCaller`:
+ * the store does not grow past the budget, and the task does not stay `working` holding its quotas.
+ */
+export function overBudget(what: string, maxBytes: number): TaskEnding {
+  const message = `The task's ${what} would take this caller's stored tasks past limits.maxStoredTaskBytesPerCaller (${maxBytes} bytes); it was not kept`;
+  return failed({ code: -32603, message, data: { limit: 'maxStoredTaskBytesPerCaller', maxBytes } });
+}
+
 function failed(error: NonNullable<McpTaskRecord['error']>): TaskEnding {
   return { status: 'failed', statusMessage: error.message, result: undefined, error };
 }

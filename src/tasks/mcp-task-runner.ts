@@ -64,7 +64,12 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
     @Inject(MCP_SERVER_OPTIONS) private readonly server: ResolvedMcpServerOptions,
   ) {}
 
-  private readonly writer = new TaskRecordWriter(this.store, this.events, this.clock);
+  private readonly writer = new TaskRecordWriter(
+    this.store,
+    this.events,
+    this.clock,
+    this.limits.maxStoredTaskBytesPerCaller,
+  );
   private readonly progress = new TaskProgressRecorder(this.writer, this.logger);
   private readonly endings = new TaskEndingRecorder(this.writer, this.limits.maxTaskPayloadBytes, this.logger);
   private readonly leases = new TaskLeaseKeeper(
@@ -137,11 +142,13 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
   /**
    * Takes `tasks/update` answers for the outstanding questions of a task (unknown and already
    * answered keys are ignored); once every question is answered, replays the handler in the
-   * background. `request` is the tasks/update exchange: the replay runs with its transport.
+   * background. `request` is the tasks/update exchange: the replay runs with its transport. Answers
+   * that would take the caller's stored tasks past `limits.maxStoredTaskBytesPerCaller` are refused
+   * (-32050, HTTP 429, `Retry-After`), the task still waiting for them.
    */
   async answer(record: McpTaskRecord, responses: Record<string, Record<string, unknown>>, request: McpExchange) {
     const max = this.limits.maxTaskPayloadBytes;
-    const answered = await this.writer.apply(record.taskId, (current, now) => {
+    const answered = await this.writer.applyWithinBudget(record.taskId, (current, now) => {
       const next = answeredRecord(current, responses, max, now, this.clock.now() + this.tasks.leaseMs);
       return next && this.queuedIfDurable(next);
     });
@@ -212,15 +219,17 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
   }
 
   /**
-   * Stores the task; the store refuses it past the caller's quotas or its own bound. `submitted`:
-   * it goes to the executor at once (it is not a task its handler starts while running here).
+   * Stores the task; the store refuses it past the caller's quotas (its byte budget included) or
+   * its own bound. `submitted`: it goes to the executor at once (it is not a task its handler starts
+   * while running here).
    */
   private async create(call: TaskCall, submitted = false): Promise<McpTaskRecord> {
     const { maxRunningTasksPerCaller: maxRunning, maxStoredTasksPerCaller: maxStored } = this.limits;
+    const maxStoredBytes = this.limits.maxStoredTaskBytesPerCaller;
     const created = newTaskRecord(call, this.server.path, randomUUID(), this.clock.now(), this.tasks);
     // A task created to be submitted (not one a handler starts while it goes on here) is marked now.
     const record = submitted ? this.queuedIfDurable(created) : created;
-    await this.store.create(record, { maxRunning, maxStored });
+    await this.store.create(record, { maxRunning, maxStored, maxStoredBytes });
     return record;
   }
 

@@ -4,9 +4,10 @@ import type { CallToolResult } from '../protocol/wire-types.js';
 import type { McpCallOutcome } from '../mrtr/mrtr-engine.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
 import { McpError } from '../protocol/mcp.error.js';
-import { boundedEnding, type TaskEnding } from '../task-store/task-payload.js';
+import { boundedEnding, overBudget, type TaskEnding } from '../task-store/task-payload.js';
+import { isByteBudgetRefusal } from '../task-store/task-quota-exceeded.exception.js';
 import { logText } from '../protocol/log-text.js';
-import type { TaskRecordWriter } from './task-record-writer.js';
+import type { TaskRecordWriter, TaskTransition } from './task-record-writer.js';
 import { askedRecord, endedRecord } from './task-transitions.js';
 
 /**
@@ -51,7 +52,9 @@ export class TaskEndingRecorder {
     }
     const signal = session.lastInputRequired!;
     const replay = session.nextPayload(signal);
-    await this.writer.apply(taskId, (record, now) => askedRecord(record, signal.inputRequests, replay, now));
+    await this.withinBudget(taskId, 'questions', (record, now) =>
+      askedRecord(record, signal.inputRequests, replay, now),
+    );
   }
 
   /** A protocol error fails the task; anything else the tool threw is a tool error (completed, isError). */
@@ -63,7 +66,23 @@ export class TaskEndingRecorder {
   private async end(taskId: string, ending: TaskEnding): Promise<void> {
     const bounded = boundedEnding(ending, this.maxTaskPayloadBytes);
     if (bounded.refused !== undefined) this.logger.warn(`Task ${taskId} failed: ${logText(bounded.refused)}`);
-    await this.writer.apply(taskId, (record, now) => endedRecord(record, bounded.ending, now));
+    const what = bounded.ending.error ? 'error' : 'result';
+    await this.withinBudget(taskId, what, (record, now) => endedRecord(record, bounded.ending, now));
+  }
+
+  /**
+   * Writes what the handler added to the task within its caller's byte budget; past it, the task
+   * fails instead (written whatever the budget: a failure is a few hundred bytes, and it ends the task).
+   */
+  private async withinBudget(taskId: string, what: string, transition: TaskTransition): Promise<void> {
+    try {
+      await this.writer.applyWithinBudget(taskId, transition);
+    } catch (error) {
+      if (!isByteBudgetRefusal(error)) throw error;
+      const refused = overBudget(what, this.writer.maxStoredBytes!);
+      this.logger.warn(`Task ${taskId} failed: ${logText(refused.statusMessage!)}`);
+      await this.writer.apply(taskId, (record, now) => endedRecord(record, refused, now));
+    }
   }
 
   private async logged(taskId: string, recording: Promise<void>): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import type { JsonRpcNotification } from '../protocol/json-rpc.js';
 import { logText } from '../protocol/log-text.js';
+import { isByteBudgetRefusal } from '../task-store/task-quota-exceeded.exception.js';
 import type { TaskRecordWriter } from './task-record-writer.js';
 import { progressedRecord } from './task-transitions.js';
 
@@ -9,7 +10,8 @@ import { progressedRecord } from './task-transitions.js';
  * task in flight: reports that arrive meanwhile replace each other and only the newest is written
  * next. A handler reporting faster than the store writes then costs one write at a time, in order,
  * instead of one compare-and-set loop per report all racing on the same key of a shared store
- * (where they exhausted their attempts, and an older message could land last).
+ * (where they exhausted their attempts, and an older message could land last). A report that
+ * would take the caller's stored tasks past `limits.maxStoredTaskBytesPerCaller` is dropped.
  */
 export class TaskProgressRecorder {
   /** Tasks with a write in flight, and the newest message waiting for the next one (if any). */
@@ -36,11 +38,15 @@ export class TaskProgressRecorder {
     for (let statusMessage: string | undefined = first; statusMessage !== undefined;) {
       const message = statusMessage;
       try {
-        await this.writer.apply(taskId, (record, now) => progressedRecord(record, message, now));
+        await this.writer.applyWithinBudget(taskId, (record, now) => progressedRecord(record, message, now));
       } catch (error) {
-        this.logger.warn(
-          `Could not record progress of task ${taskId}: ${logText(error instanceof Error ? error.message : error)}`,
-        );
+        // A report that would take the caller's stored tasks past their byte budget is dropped, as
+        // reports are while a client reads behind: the next one (or the ending) says where the task is.
+        if (!isByteBudgetRefusal(error)) {
+          this.logger.warn(
+            `Could not record progress of task ${taskId}: ${logText(error instanceof Error ? error.message : error)}`,
+          );
+        }
       }
       statusMessage = this.waiting.get(taskId);
       this.waiting.set(taskId, undefined);

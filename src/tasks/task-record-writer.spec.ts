@@ -29,13 +29,13 @@ function task(taskId: string): McpTaskRecord {
 }
 
 describe('TaskRecordWriter', () => {
-  async function setUp() {
+  async function setUp(maxStoredBytes?: number) {
     const clock = new FixedClock();
     const store = new InMemoryTaskStore(clock);
-    await store.create(task('t1'));
+    await store.create({ ...task('t1'), caller: 'address:a' });
     const emitted: McpTaskRecord[] = [];
     const events = { emit: (record: McpTaskRecord) => void emitted.push(record) } as unknown as McpTaskEvents;
-    return { store, emitted, writer: new TaskRecordWriter(store, events, clock) };
+    return { store, emitted, writer: new TaskRecordWriter(store, events, clock, maxStoredBytes) };
   }
 
   it('stores what the transition makes, at the clock time, and publishes it', async () => {
@@ -53,5 +53,19 @@ describe('TaskRecordWriter', () => {
     expect(await writer.apply('t1', (record, now) => progressedRecord(record, 'late', now))).toBeUndefined();
     expect(await writer.apply('nope', cancelledRecord)).toBeUndefined();
     expect(emitted.map((record) => record.status)).toEqual(['cancelled']);
+  });
+
+  it('holds what it writes within its budget to the caller’s byte budget; apply writes whatever the size', async () => {
+    const { store, emitted, writer } = await setUp(1000);
+    const long = (record: McpTaskRecord, now: string) => progressedRecord(record, 'x'.repeat(1000), now);
+    await expect(writer.applyWithinBudget('t1', long)).rejects.toMatchObject({
+      data: { limit: 'maxStoredTaskBytesPerCaller' },
+    });
+    expect((await store.get('t1'))?.statusMessage).toBeUndefined();
+    expect(emitted).toEqual([]);
+    const short = await writer.applyWithinBudget('t1', (record, now) => progressedRecord(record, 'Half way', now));
+    expect(short?.statusMessage).toBe('Half way');
+    expect((await writer.apply('t1', long))?.statusMessage).toHaveLength(1000);
+    expect(store.bytesOf('address:a')).toBeGreaterThan(1000);
   });
 });
