@@ -11,7 +11,11 @@
 
 import { spawnSync } from 'node:child_process';
 
-const FLEETS = ['test/queue/queue-multi-node.e2e-spec.ts', 'test/redis/redis-multi-node.e2e-spec.ts'];
+const FLEETS = [
+  'test/queue/queue-multi-node.e2e-spec.ts',
+  'test/queue/queue-node-losses.e2e-spec.ts',
+  'test/redis/redis-multi-node.e2e-spec.ts',
+];
 const JEST = ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js'];
 const extra = process.argv.slice(2);
 

@@ -57,7 +57,8 @@ export class TaskQueueWorker implements OnModuleInit, OnModuleDestroy {
     this.worker.on('failed', (job, error) => {
       if (job?.finishedOn !== undefined) void this.abandon(job.data, gaveUp(error.message));
     });
-    // A job whose node died is back in the queue, unless it lost its node too often: it failed then.
+    // A job whose node died is back in the queue, unless it lost its node too often: then it is
+    // failed, by the stalled check itself or (BullMQ 6) by the next worker that takes it.
     this.worker.on('stalled', (jobId) => void this.checkStalled(jobId));
   }
 
@@ -87,7 +88,12 @@ export class TaskQueueWorker implements OnModuleInit, OnModuleDestroy {
   private async checkStalled(jobId: string): Promise<void> {
     try {
       const job = await this.connection.queue.getJob(jobId);
-      if (job && (await job.isFailed())) await this.abandon(job.data, gaveUp(job.failedReason));
+      if (!job || !(await job.isFailed())) return;
+      // Read again: the job may have failed between the two reads above (BullMQ 6 fails it on the
+      // next worker that takes it), and the first read then has no reason. Without one, the
+      // `failed` event of that worker fails the task.
+      const failed = (await this.connection.queue.getJob(jobId)) ?? job;
+      if (failed.failedReason) await this.abandon(failed.data, gaveUp(failed.failedReason));
     } catch (error) {
       this.logger.warn(`Task queue: could not check stalled job ${jobId}: ${(error as Error).message}`);
     }

@@ -15,7 +15,7 @@ import {
 } from '../../src/index.js';
 import { McpRedisModule, RedisThrottlerStorage } from '../../src/redis/index.js';
 import { McpThrottlerModule } from '../../src/throttler/index.js';
-import { McpTaskQueueModule } from '../../src/bullmq/index.js';
+import { McpTaskQueueModule, type McpTaskQueueOptions } from '../../src/bullmq/index.js';
 
 /** What one node of the Redis e2e is told by its parent (environment variables of the child). */
 export interface RedisNodeSettings {
@@ -30,6 +30,8 @@ export interface RedisNodeSettings {
   readonly port?: number;
   /** Tasks run on the BullMQ queue (`@mocapi/nestjs/bullmq`) with this many handlers per node. */
   readonly queueConcurrency?: number;
+  /** More options of the queue (with `queueConcurrency`), e.g. a short `lockMs` so a dead node's job moves soon. */
+  readonly queue?: Pick<McpTaskQueueOptions, 'lockMs' | 'stalledCheckMs' | 'maxNodeLosses'>;
 }
 
 /** How long a node vouches for a task it runs (`tasks.leaseMs`): short, so a killed node's task fails soon. */
@@ -256,6 +258,7 @@ export function redisNodeModule(settings: RedisNodeSettings): DynamicModule {
               connection: settings.redisUrl,
               queueName: settings.keyPrefix.replace(/:$/, ''),
               concurrency: settings.queueConcurrency,
+              ...settings.queue,
             }),
           ]),
       McpThrottlerModule.forRootAsync({

@@ -11,6 +11,9 @@ const oauth2 = require('@mocapi/nestjs/oauth2');
 const apps = require('@mocapi/nestjs/apps');
 // oidc-provider and openid-client are ES modules too, loaded the same way.
 const authorizationServer = require('@mocapi/nestjs/authorization-server');
+// Their peers ioredis and bullmq are CommonJS; nothing here connects to a Redis server.
+const redis = require('@mocapi/nestjs/redis');
+const bullmq = require('@mocapi/nestjs/bullmq');
 
 for (const name of ['McpModule', 'McpTool', 'ElicitationContext', 'McpError'])
   assert.equal(typeof root[name], 'function', `@mocapi/nestjs exports ${name}`);
@@ -22,6 +25,13 @@ for (const name of ['McpAppsModule', 'McpAppResource', 'clientRendersApps'])
   assert.equal(typeof apps[name], 'function', `@mocapi/nestjs/apps exports ${name}`);
 for (const name of ['McpAuthorizationServerModule', 'McpAuthorizationStore', 'InMemoryAuthorizationStore'])
   assert.equal(typeof authorizationServer[name], 'function', `@mocapi/nestjs/authorization-server exports ${name}`);
+for (const name of ['McpRedisModule', 'RedisThrottlerStorage', 'RedisAuthorizationStore', 'McpUnavailableException'])
+  assert.equal(typeof redis[name], 'function', `@mocapi/nestjs/redis exports ${name}`);
+for (const name of ['McpTaskQueueModule', 'McpTaskQueueFullException'])
+  assert.equal(typeof bullmq[name], 'function', `@mocapi/nestjs/bullmq exports ${name}`);
+// One McpError for every entry: the errors of /redis and /bullmq are the root entry's.
+assert.ok(new redis.McpUnavailableException() instanceof root.McpError, '/redis errors are McpErrors');
+assert.ok(new bullmq.McpTaskQueueFullException(1) instanceof root.McpError, '/bullmq errors are McpErrors');
 
 const packageDir = dirname(require.resolve('@mocapi/nestjs/package.json'));
 const cjsDir = join(packageDir, 'dist', 'cjs') + sep;
@@ -31,6 +41,8 @@ for (const entry of [
   '@mocapi/nestjs/oauth2',
   '@mocapi/nestjs/apps',
   '@mocapi/nestjs/authorization-server',
+  '@mocapi/nestjs/redis',
+  '@mocapi/nestjs/bullmq',
 ]) {
   assert.ok(require.resolve(entry).startsWith(cjsDir), `${entry} resolves to ${require.resolve(entry)}`);
 }
@@ -41,5 +53,5 @@ assert.deepEqual(
   'files of the package loaded from outside dist/cjs',
 );
 console.log(
-  `require(): @mocapi/nestjs, /testing, /oauth2, /apps and /authorization-server load ${loaded.length} files, all from dist/cjs (Node ${process.version})`,
+  `require(): @mocapi/nestjs, /testing, /oauth2, /apps, /authorization-server, /redis and /bullmq load ${loaded.length} files, all from dist/cjs (Node ${process.version})`,
 );

@@ -10,6 +10,9 @@ const root = await import('@mocapi/nestjs');
 const testing = await import('@mocapi/nestjs/testing');
 const oauth2 = await import('@mocapi/nestjs/oauth2');
 const apps = await import('@mocapi/nestjs/apps');
+// Their peers ioredis and bullmq load too; nothing here connects to a Redis server.
+const redis = await import('@mocapi/nestjs/redis');
+const bullmq = await import('@mocapi/nestjs/bullmq');
 
 for (const name of ['McpModule', 'McpTool', 'ElicitationContext', 'McpError'])
   assert.equal(typeof root[name], 'function', `@mocapi/nestjs exports ${name}`);
@@ -19,16 +22,30 @@ for (const name of ['McpOAuth2Module', 'McpScopes'])
   assert.equal(typeof oauth2[name], 'function', `@mocapi/nestjs/oauth2 exports ${name}`);
 for (const name of ['McpAppsModule', 'McpAppResource', 'clientRendersApps'])
   assert.equal(typeof apps[name], 'function', `@mocapi/nestjs/apps exports ${name}`);
+for (const name of ['McpRedisModule', 'RedisThrottlerStorage', 'RedisAuthorizationStore', 'McpUnavailableException'])
+  assert.equal(typeof redis[name], 'function', `@mocapi/nestjs/redis exports ${name}`);
+for (const name of ['McpTaskQueueModule', 'McpTaskQueueFullException'])
+  assert.equal(typeof bullmq[name], 'function', `@mocapi/nestjs/bullmq exports ${name}`);
+// One McpError for every entry: the errors of /redis and /bullmq are the root entry's.
+assert.ok(new redis.McpUnavailableException() instanceof root.McpError, '/redis errors are McpErrors');
+assert.ok(new bullmq.McpTaskQueueFullException(1) instanceof root.McpError, '/bullmq errors are McpErrors');
 
 const require = createRequire(import.meta.url);
 const packageDir = dirname(require.resolve('@mocapi/nestjs/package.json'));
 const esmDir = join(packageDir, 'dist', 'esm') + sep;
-for (const entry of ['@mocapi/nestjs', '@mocapi/nestjs/testing', '@mocapi/nestjs/oauth2', '@mocapi/nestjs/apps']) {
+for (const entry of [
+  '@mocapi/nestjs',
+  '@mocapi/nestjs/testing',
+  '@mocapi/nestjs/oauth2',
+  '@mocapi/nestjs/apps',
+  '@mocapi/nestjs/redis',
+  '@mocapi/nestjs/bullmq',
+]) {
   const file = fileURLToPath(import.meta.resolve(entry));
   assert.ok(file.startsWith(esmDir), `${entry} resolves to ${file}`);
 }
 const cjsLoaded = Object.keys(require.cache).filter((file) => file.startsWith(packageDir + sep));
 assert.deepEqual(cjsLoaded, [], 'CommonJS files of the package loaded by an ESM app');
 console.log(
-  `import: @mocapi/nestjs, /testing, /oauth2 and /apps resolve into dist/esm; no CommonJS file of the package loaded (Node ${process.version})`,
+  `import: @mocapi/nestjs, /testing, /oauth2, /apps, /redis and /bullmq resolve into dist/esm; no CommonJS file of the package loaded (Node ${process.version})`,
 );
