@@ -14,6 +14,7 @@ import { spawnSync } from 'node:child_process';
 const FLEETS = [
   'test/queue/queue-multi-node.e2e-spec.ts',
   'test/queue/queue-node-losses.e2e-spec.ts',
+  'test/queue/queue-lock-loss.e2e-spec.ts',
   'test/redis/redis-multi-node.e2e-spec.ts',
 ];
 const JEST = ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js'];

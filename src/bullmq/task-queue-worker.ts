@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@ne
 import { ModuleRef } from '@nestjs/core';
 import { DelayedError, type Job, WaitingError, Worker } from 'bullmq';
 import { McpServers } from '../mcp-servers.js';
+import { TaskAbortedError } from '../task-store/task-aborted.error.js';
 import type { McpTaskRunner } from '../tasks/mcp-task-runner.js';
 import { McpTaskQueueConnection, type TaskJobData } from './task-queue-connection.js';
 
@@ -16,6 +17,14 @@ const TOOL_BUSY_DELAY_MS = 250;
 const HAND_BACK_WAIT_MS = 5000;
 
 /**
+ * Why a handler stops when this node lost its job's lock. Its kind is `'shutdown'` (this node stops
+ * running the task and drops its ending), its message says why.
+ */
+function lockLostReason(): TaskAbortedError {
+  return new TaskAbortedError('This node lost the task queue lock of the task; another node runs it', 'shutdown');
+}
+
+/**
  * This node's BullMQ worker: takes task jobs (at most `concurrency` at once, `toolConcurrency` per
  * tool) and runs each through the task runner of the server the job names (a tool name means
  * nothing outside its server), which replays the handler from the top with what the
@@ -23,6 +32,14 @@ const HAND_BACK_WAIT_MS = 5000;
  * next round). When the node shuts down, its running jobs go back to the queue at once (their
  * handlers are aborted, their endings dropped) and another node runs them; a job whose node died is
  * taken by another node once its lock lapses (`lockMs` + `stalledCheckMs`).
+ *
+ * Delivery is at least once. A node whose event loop stalls past `lockMs` loses the job's lock and
+ * the queue hands the job to another node; when BullMQ then reports the loss (`lockRenewalFailed`,
+ * on the first renewal after the stall, or the same job taken again here under a new lock), this
+ * node's handler is aborted (its signal's reason is a `TaskAbortedError` of kind `'shutdown'` whose
+ * message says the lock was lost) and its ending is dropped: the task is the new node's. What the
+ * handler did before the abort may still have happened on both nodes. A handler that already
+ * returned is left alone.
  */
 @Injectable()
 export class TaskQueueWorker implements OnModuleInit, OnModuleDestroy {
@@ -31,6 +48,8 @@ export class TaskQueueWorker implements OnModuleInit, OnModuleDestroy {
   private readonly runningByTool = new Map<string, number>();
   /** The jobs this worker is processing. */
   private readonly processing = new Set<Promise<void>>();
+  /** Aborts the run of each job this worker holds the lock of, by job id, when that lock is lost. */
+  private readonly lockLosses = new Map<string, AbortController>();
   private worker: Worker<TaskJobData> | undefined;
   private readonly servers: McpServers;
 
@@ -60,6 +79,11 @@ export class TaskQueueWorker implements OnModuleInit, OnModuleDestroy {
     // A job whose node died is back in the queue, unless it lost its node too often: then it is
     // failed, by the stalled check itself or (BullMQ 6) by the next worker that takes it.
     this.worker.on('stalled', (jobId) => void this.checkStalled(jobId));
+    // This node could not renew these jobs' locks: the queue may already have handed them to
+    // another node, so their handlers here stop and their endings are dropped.
+    this.worker.on('lockRenewalFailed', (jobIds) => {
+      for (const jobId of jobIds) this.loseLock(jobId);
+    });
   }
 
   /**
@@ -83,6 +107,15 @@ export class TaskQueueWorker implements OnModuleInit, OnModuleDestroy {
     this.processing.add(processing);
     void processing.finally(() => this.processing.delete(processing)).catch(() => undefined);
     return processing;
+  }
+
+  /** Aborts this node's run of the job, if one is running: its lock is lost. */
+  private loseLock(jobId: string): void {
+    const lost = this.lockLosses.get(jobId);
+    if (!lost) return;
+    this.lockLosses.delete(jobId);
+    this.logger.warn(`Task queue: this node lost the lock of job ${jobId}; its handler here is stopped`);
+    lost.abort(lockLostReason());
   }
 
   private async checkStalled(jobId: string): Promise<void> {
@@ -123,17 +156,25 @@ export class TaskQueueWorker implements OnModuleInit, OnModuleDestroy {
       throw new DelayedError();
     }
     this.runningByTool.set(tool, running + 1);
+    // The job taken again here while an earlier run of it still goes on: that run lost its lock.
+    const jobId = job.id ?? '';
+    this.loseLock(jobId);
+    const lockLoss = new AbortController();
+    this.lockLosses.set(jobId, lockLoss);
     try {
       // A tool that opts in to retries, with attempts left, is tried again when its handler throws.
       const retry =
         this.connection.config.retries[tool] !== undefined && job.attemptsMade + 1 < (job.opts.attempts ?? 1);
-      const end = await runner.execute(taskId, this.closing.signal, retry);
+      const interrupt = AbortSignal.any([this.closing.signal, lockLoss.signal]);
+      const end = await runner.execute(taskId, interrupt, retry);
       if (end === 'interrupted') {
-        await job.moveToWait(token);
+        // A lost job is another node's now: BullMQ is told it was moved, and it is left as it is.
+        if (!lockLoss.signal.aborted) await job.moveToWait(token);
         throw new WaitingError();
       }
       if (end === 'retry') throw new Error(`The handler of ${tool} threw; it is tried again`);
     } finally {
+      if (this.lockLosses.get(jobId) === lockLoss) this.lockLosses.delete(jobId);
       this.runningByTool.set(tool, (this.runningByTool.get(tool) ?? 1) - 1);
     }
   }

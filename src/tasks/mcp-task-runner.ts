@@ -177,10 +177,11 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
    * Runs the handler of a stored `working` task from the top, on this node: what a queue's worker
    * calls for a job (the task id). It replays with the answers the record keeps, in an exchange of
    * its own (no request: `transport.kind` is `queue`), and records how it ended, except when
-   * `interrupt` aborts first (the worker is closing) or the node shuts down: the handler is then
-   * aborted, its ending dropped, and the task stays `working` for the queue to hand to another node.
-   * With `retryOnThrow`, a handler that throws leaves the task `working` too (the queue runs it
-   * again later). Resolves to what became of the run.
+   * `interrupt` aborts first (the worker is closing, or lost the job's lock) or the node shuts down:
+   * the handler is then aborted (with `interrupt`'s reason when that is a `'shutdown'`
+   * `TaskAbortedError`), its ending dropped, and the task stays `working` for the queue to hand to
+   * another node. With `retryOnThrow`, a handler that throws leaves the task `working` too (the
+   * queue runs it again later). Resolves to what became of the run.
    */
   async execute(taskId: string, interrupt: AbortSignal, retryOnThrow = false): Promise<QueuedRunEnd> {
     const record = await this.store.get(taskId);
@@ -188,7 +189,8 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
     const replay = await this.replayOf(record);
     if (!replay) return 'ended';
     const controller = this.running.track(record);
-    const stop = () => controller.abort(shutdownReason());
+    // The interrupt's own reason when it is a hand-back one (a queue's lost lock says so), else shutdown.
+    const stop = () => controller.abort(isShutdown(interrupt.reason) ? interrupt.reason : shutdownReason());
     interrupt.addEventListener('abort', stop, { once: true });
     if (interrupt.aborted) stop();
     const interrupted = whenShutDown(controller.signal).then(() => 'interrupted' as const);

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Injectable, Module, type DynamicModule } from '@nestjs/common';
@@ -42,12 +42,33 @@ export const MOTD = 'test://motd';
 
 /** True for the first process (of all nodes) to ask about this flow. */
 function firstToArrive(flowId: string): boolean {
+  return created(join(tmpdir(), `mocapi-slow-${flowId.replace(/[^\w-]/g, '_')}`));
+}
+
+/**
+ * The files of a `stalling_task` run labelled `label`: `marker`, made by the first node to run it
+ * (the one that stalls), and `release`, whose creation (by the test) ends the stall.
+ */
+export function stallFiles(label: string): { readonly marker: string; readonly release: string } {
+  const safe = label.replace(/[^\w-]/g, '_');
+  return { marker: join(tmpdir(), `mocapi-stall-${safe}`), release: join(tmpdir(), `mocapi-stall-${safe}-release`) };
+}
+
+/** Creates `file`; false when it exists already. */
+function created(file: string): boolean {
   try {
-    writeFileSync(join(tmpdir(), `mocapi-slow-${flowId.replace(/[^\w-]/g, '_')}`), '', { flag: 'wx' });
+    writeFileSync(file, '', { flag: 'wx' });
     return true;
   } catch {
     return false;
   }
+}
+
+/** Blocks this process's event loop (no timer, no I/O callback runs) until `file` exists or `maxMs` passed. */
+function blockUntilExists(file: string, maxMs: number): void {
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + maxMs;
+  while (!existsSync(file) && Date.now() < deadline) Atomics.wait(cell, 0, 0, 50);
 }
 
 /** How many handlers of the step tools run on this node now. */
@@ -183,6 +204,44 @@ class NodeTools {
     exchange.signal.throwIfAborted();
     process.stdout.write(`EFFECT ${args.label} ${this.node.name}\n`);
     return `Entry ${args.label} booked`;
+  }
+
+  @McpTool({
+    name: 'stalling_task',
+    description:
+      'A task whose first run blocks its node until released, then runs `steps` 100 ms steps; any later run `takeoverSteps` (STALL, ABORTED, DONE lines)',
+    inputSchema: {
+      type: 'object',
+      properties: { label: { type: 'string' }, steps: { type: 'integer' }, takeoverSteps: { type: 'integer' } },
+      required: ['label', 'steps', 'takeoverSteps'],
+    },
+    taskSupport: 'required',
+  })
+  async stallingTask(
+    args: { label: string; steps: number; takeoverSteps: number },
+    exchange: McpExchange,
+  ): Promise<string> {
+    const { label } = args;
+    const files = stallFiles(label);
+    process.stdout.write(`START ${label} ${this.node.name}\n`);
+    const first = created(files.marker);
+    if (first) {
+      process.stdout.write(`STALL ${label} ${this.node.name}\n`);
+      blockUntilExists(files.release, 60_000);
+      process.stdout.write(`RESUMED ${label} ${this.node.name}\n`);
+    }
+    const steps = first ? args.steps : args.takeoverSteps;
+    for (let step = 1; step <= steps; step++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const { signal } = exchange;
+      if (signal.aborted) {
+        const reason = signal.reason as { reason?: string; message?: string };
+        process.stdout.write(`ABORTED ${label} ${this.node.name} ${reason.reason}: ${reason.message}\n`);
+        throw signal.reason;
+      }
+    }
+    process.stdout.write(`DONE ${label} ${this.node.name}\n`);
+    return `Stalling task ${label} done on ${this.node.name}`;
   }
 
   /** `count` half-second steps, each reported; stops with the signal. Counts the handlers running here. */
