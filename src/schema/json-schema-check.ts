@@ -1,5 +1,17 @@
 import { jsonEqual } from './json-equal.js';
 import { formatCheck } from './json-schema-formats.js';
+import {
+  allDistinct,
+  arrayItem,
+  asJson,
+  codePoints,
+  isMultiple,
+  isObject,
+  isSchemaMap,
+  present,
+  presentCount,
+} from './json-schema-values.js';
+import { alternatives, listText, rangeWords, TYPE_WORDS, valueText } from './json-schema-words.js';
 
 /**
  * One place where a value fails its JSON Schema: the path of the failing value (`items[0].sku`,
@@ -299,16 +311,6 @@ class SchemaCompiler {
   }
 }
 
-const TYPE_WORDS: Readonly<Record<string, string>> = {
-  string: 'a string',
-  number: 'a number',
-  integer: 'an integer',
-  boolean: 'a boolean',
-  array: 'an array',
-  object: 'an object',
-  null: 'null',
-};
-
 function typeCheck(type: unknown): Node | undefined {
   const types =
     typeof type === 'string' ? [type] : Array.isArray(type) ? type.filter((t) => typeof t === 'string') : [];
@@ -389,68 +391,6 @@ function passes(node: Node, value: unknown): boolean {
   return out.length === 0;
 }
 
-/** What a failed anyOf/oneOf expected: the branches' types when each states one, else how many. */
-function alternatives(branches: readonly unknown[], keyword: string): string {
-  const types = branches.map((branch) => (isObject(branch) ? branch['type'] : undefined));
-  if (types.length > 0 && types.every((t) => typeof t === 'string' && TYPE_WORDS[t] !== undefined)) {
-    return `must be ${[...new Set(types as string[])].map((t) => TYPE_WORDS[t]).join(' or ')}`;
-  }
-  return `must match ${keyword === 'oneOf' ? 'exactly' : 'at least'} one of the ${branches.length} schemas of ${keyword}`;
-}
-
-/** A value as JSON holds it: what `toJSON` answers, `null` for a number that is not finite. */
-function asJson(value: unknown): unknown {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-    return (value as { toJSON: () => unknown }).toJSON();
-  }
-  return value;
-}
-
-/** An array item as JSON holds it: `undefined`, a function or a symbol becomes `null`. */
-function arrayItem(item: unknown): unknown {
-  return item === undefined || typeof item === 'function' || typeof item === 'symbol' ? null : item;
-}
-
-/** Whether JSON would keep the property: an own enumerable key whose value is not `undefined`, a function or a symbol. */
-function present(object: Record<string, unknown>, key: string): boolean {
-  if (!Object.prototype.propertyIsEnumerable.call(object, key)) return false;
-  const value = object[key];
-  return value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
-}
-
-function presentCount(object: Record<string, unknown>): number {
-  return Object.keys(object).filter((key) => present(object, key)).length;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isSchemaMap(value: unknown): value is Record<string, unknown> {
-  return isObject(value);
-}
-
-function allDistinct(items: readonly unknown[]): boolean {
-  for (let i = 0; i < items.length; i++) {
-    for (let j = i + 1; j < items.length; j++) if (jsonEqual(items[i], items[j])) return false;
-  }
-  return true;
-}
-
-function isMultiple(n: number, of: number): boolean {
-  const quotient = n / of;
-  return Number.isInteger(quotient) || Math.abs(quotient - Math.round(quotient)) < 1e-9;
-}
-
-/** The length of `text` in code points, counted up to `enough` (past it, the exact count does not matter). */
-function codePoints(text: string, enough: number): number {
-  if (text.length < enough) return text.length; // code points never outnumber UTF-16 units
-  let count = 0;
-  for (const _ of text) if (++count >= enough) return count;
-  return count;
-}
-
 function compilePattern(pattern: string, where: string): RegExp {
   try {
     return new RegExp(pattern, 'u');
@@ -479,22 +419,4 @@ function resolvePointer(root: unknown, ref: string): unknown {
   if (target === undefined)
     throw new JsonSchemaCompileError(`$ref ${JSON.stringify(ref)} points at nothing in the schema`);
   return target;
-}
-
-function rangeWords(least: number, most: number): string {
-  if (most === Infinity) return `at least ${least}`;
-  return least === most ? `exactly ${least}` : `${least} to ${most}`;
-}
-
-const MAX_LISTED = 10;
-
-function listText(values: readonly unknown[]): string {
-  const shown = values.slice(0, MAX_LISTED).map(valueText).join(', ');
-  return values.length > MAX_LISTED ? `${shown}, … (${values.length} values)` : shown;
-}
-
-/** A value of the schema (an enum member, a const) as text, cut when long. */
-function valueText(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
