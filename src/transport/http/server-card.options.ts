@@ -2,6 +2,7 @@ import { isJsonObject } from '../../protocol/is-json-object.js';
 import type { McpIcon } from '../../protocol/icons.js';
 import { LEGACY_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../protocol/protocol-version.js';
 import type { ResolvedMcpServerOptions } from '../../core/mcp-server.options.js';
+import { frozenJson } from '../../task-store/frozen-json.js';
 import { remotesProblem } from './server-card-remotes.js';
 
 /**
@@ -214,7 +215,7 @@ function cardProblems(card: Record<string, unknown>, server: ResolvedMcpServerOp
 /** The card of checked options: the server's fields and the card's own, copied and frozen. */
 function buildCard(card: McpServerCardOptions, server: ResolvedMcpServerOptions): McpServerCard {
   const { name, description, websiteUrl, repository, baseUrl, remotes, _meta } = card;
-  return deepFreeze({
+  return frozenJson({
     $schema: SERVER_CARD_SCHEMA,
     name,
     version: server.version,
@@ -293,12 +294,4 @@ function jsonCopy(value: unknown): unknown {
 function pick(value: object, keys: readonly string[]): Record<string, unknown> {
   const fields = value as Record<string, unknown>;
   return Object.fromEntries(keys.filter((key) => fields[key] !== undefined).map((key) => [key, fields[key]]));
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
 }
