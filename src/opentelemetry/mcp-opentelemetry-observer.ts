@@ -19,6 +19,14 @@ import { LegacyInputError } from '../legacy/legacy-input.error.js';
 import { McpObserver } from '../telemetry/mcp-observer.decorator.js';
 import type { McpAuditEvent } from '../telemetry/mcp-audit-event.js';
 import type { McpRequestObserver } from '../telemetry/mcp-request-observer.js';
+import {
+  type Failure,
+  metricAttributes,
+  methodName,
+  networkTransport,
+  requestAttributes,
+  transportAttributes,
+} from './mcp-otel-attributes.js';
 
 const SCOPE = '@mocapi/nestjs';
 
@@ -37,17 +45,7 @@ const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 
 const SESSION_BUCKETS = [...DURATION_BUCKETS, 600, 1800, 3600, 7200, 14_400, 43_200, 86_400];
 
 /** Methods whose `params.uri` is the `mcp.resource.uri` of the conventions (resources/read's is its target). */
-const URI_METHODS: ReadonlySet<string> = new Set(['resources/subscribe', 'resources/unsubscribe']);
-
 /** How an operation failed, as the conventions record it. */
-interface Failure {
-  /** `error.type`: the JSON-RPC code as a string, `tool_error`, or a low-cardinality name. */
-  readonly type: string;
-  /** `rpc.response.status_code`: set when the response was a JSON-RPC error. */
-  readonly code?: string;
-  /** The span status description: the JSON-RPC error's message when there is one. */
-  readonly message?: string;
-}
 
 /**
  * Spans and metrics of the OpenTelemetry MCP semantic conventions, through `@opentelemetry/api`
@@ -185,45 +183,6 @@ function parentOf(params: Readonly<Record<string, unknown>>): Context {
   return propagation.extract(active, meta as Record<string, unknown>, META_GETTER);
 }
 
-function requestAttributes(request: McpRequestObserver.Trace): Attributes {
-  const attributes: Attributes = {
-    'mcp.method.name': methodName(request),
-    ...transportAttributes(request.transport),
-  };
-  if (request.id !== null) attributes['jsonrpc.request.id'] = String(request.id);
-  if (request.refused?.httpStatus !== undefined) attributes['http.response.status_code'] = request.refused.httpStatus;
-  if (request.target !== undefined) {
-    if (request.method === 'tools/call') {
-      attributes['gen_ai.tool.name'] = request.target;
-      attributes['gen_ai.operation.name'] = 'execute_tool';
-    } else if (request.method === 'prompts/get') {
-      attributes['gen_ai.prompt.name'] = request.target;
-    } else {
-      attributes['mcp.resource.uri'] = request.target;
-    }
-  } else if (URI_METHODS.has(request.method) && typeof request.params['uri'] === 'string') {
-    attributes['mcp.resource.uri'] = request.params['uri'].slice(0, 512);
-  }
-  if (request.sessionId !== undefined) attributes['mcp.session.id'] = request.sessionId;
-  return attributes;
-}
-
-/** A request refused before its method could be read is `_OTHER` (as OpenTelemetry names unknown HTTP methods). */
-function methodName(request: McpRequestObserver.Trace): string {
-  return request.method === '' ? '_OTHER' : request.method;
-}
-
-function networkTransport(transport: McpRequestObserver.Trace['transport']): string {
-  return transport === 'http' ? 'tcp' : 'pipe';
-}
-
-/** `network.transport`, and `network.protocol.name` over HTTP (Streamable HTTP in the conventions' table). */
-function transportAttributes(transport: McpRequestObserver.Trace['transport']): Attributes {
-  return transport === 'http'
-    ? { 'network.transport': 'tcp', 'network.protocol.name': 'http' }
-    : { 'network.transport': networkTransport(transport) };
-}
-
 /** How a request failed: a JSON-RPC error (its code and message), or a tool error; undefined when it did not. */
 function failureOf(outcome: McpAuditEvent['outcome']): Failure | undefined {
   switch (outcome.kind) {
@@ -284,30 +243,4 @@ function settle(
     setError(span, failure);
   }
   span.setAttributes(attributes);
-}
-
-function metricAttributes(
-  request: McpRequestObserver.Trace,
-  outcome: McpAuditEvent['outcome'],
-  failure: Failure | undefined,
-): Attributes {
-  const attributes: Attributes = {
-    'mcp.method.name': methodName(request),
-    'mcp.outcome': outcome.kind,
-    ...transportAttributes(request.transport),
-  };
-  if (request.protocolVersion !== undefined) attributes['mcp.protocol.version'] = request.protocolVersion;
-  if (request.target !== undefined) {
-    if (request.method === 'tools/call') {
-      attributes['gen_ai.tool.name'] = request.target;
-      attributes['gen_ai.operation.name'] = 'execute_tool';
-    } else if (request.method === 'prompts/get') {
-      attributes['gen_ai.prompt.name'] = request.target;
-    }
-  }
-  if (failure !== undefined) {
-    attributes['error.type'] = failure.type;
-    if (failure.code !== undefined) attributes['rpc.response.status_code'] = failure.code;
-  }
-  return attributes;
 }
