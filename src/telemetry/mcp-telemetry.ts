@@ -5,11 +5,9 @@ import { INTEGRATION_REQUEST_OBSERVER } from '../core/mcp.tokens.js';
 import { McpPrincipalSource } from '../core/mcp-principal-source.js';
 import type { JsonRpcResponse } from '../protocol/json-rpc.js';
 import type { McpTransportInfo } from '../protocol/mcp-exchange.js';
-import { isJsonObject } from '../protocol/is-json-object.js';
-import { META_PROTOCOL_VERSION } from '../protocol/meta-keys.js';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/protocol-version.js';
 import type { InputRequest } from '../protocol/wire-types.js';
 import type { McpAuditEvent } from './mcp-audit-event.js';
+import { clientNotification } from './client-notification.js';
 import { LoggerAuditSink, McpAuditSink } from './mcp-audit-sink.js';
 import { logStack } from './log-stack.js';
 import { logText } from '../protocol/log-text.js';
@@ -206,18 +204,7 @@ export class McpTelemetry implements OnModuleInit {
     session?: { readonly protocolVersion: string; readonly id: string },
   ): void {
     if (this.notifiedBy.length === 0) return;
-    const bag = isJsonObject(params) ? params : NO_PARAMS;
-    const protocolVersion = session ? session.protocolVersion : claimedVersion(bag);
-    const notification: McpRequestObserver.Notification = {
-      time: Date.now(),
-      startedAt: performance.now(),
-      transport,
-      era,
-      method,
-      params: bag,
-      ...(protocolVersion !== undefined && { protocolVersion }),
-      ...(session && { sessionId: session.id }),
-    };
+    const notification = clientNotification(era, transport, method, params, session);
     for (const observer of this.notifiedBy) {
       try {
         observer.notified!(notification);
@@ -298,11 +285,4 @@ export class McpTelemetry implements OnModuleInit {
       error instanceof Error ? logStack(error) : logText(error),
     );
   }
-}
-
-/** The revision a 2026-07-28 message claims in its `_meta`, when this server supports it (else none: it is client text). */
-function claimedVersion(params: Readonly<Record<string, unknown>>): string | undefined {
-  const meta = params['_meta'];
-  const claimed = isJsonObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
-  return typeof claimed === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(claimed) ? claimed : undefined;
 }
