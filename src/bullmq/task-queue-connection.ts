@@ -1,8 +1,11 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { MCP_TASK_QUEUE_CONFIG } from './mcp-task-queue.module-definition.js';
 import type { ResolvedMcpTaskQueueOptions } from './mcp-task-queue.options.js';
+
+/** How long startup waits for the queue's first connection before serving anyway (its health probe then says why). */
+const STARTUP_WAIT_MS = 5000;
 
 /**
  * What a job of the task queue carries: the task (its record holds the rest), its tool, and the
@@ -21,7 +24,7 @@ export interface TaskJobData {
  * answered its last requests), so every write of a shutdown reaches Redis.
  */
 @Injectable()
-export class McpTaskQueueConnection implements OnApplicationShutdown {
+export class McpTaskQueueConnection implements OnModuleInit, OnApplicationShutdown {
   /** The connection this module's queue and worker share (BullMQ duplicates it for blocking reads). */
   readonly redis: Redis;
   readonly queue: Queue<TaskJobData>;
@@ -38,6 +41,19 @@ export class McpTaskQueueConnection implements OnApplicationShutdown {
     this.queue = new Queue<TaskJobData>(config.queueName, { connection: this.redis, prefix: config.prefix });
     // Outages are reported by the worker and by the requests that need Redis; no unhandled 'error'.
     this.queue.on('error', () => undefined);
+  }
+
+  /** Waits (boundedly) for the first connection, so a node that starts with Redis up is ready once it serves. */
+  async onModuleInit(): Promise<void> {
+    if (this.redis.status === 'ready') return;
+    let timer: NodeJS.Timeout | undefined;
+    let onReady: (() => void) | undefined;
+    await Promise.race([
+      new Promise<void>((resolve) => this.redis.once('ready', (onReady = resolve))),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, STARTUP_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+    if (onReady) this.redis.off('ready', onReady);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -3,6 +3,7 @@ import { ConfigModule, ConfigService } from '@nestjs/config';
 import { Redis } from 'ioredis';
 import { McpRedisModule } from '../../src/redis/index.js';
 import { McpTaskQueueModule } from '../../src/bullmq/index.js';
+import { McpTaskQueueConnection } from '../../src/bullmq/task-queue-connection.js';
 import { type RedisServer, startRedis } from '../support/redis-server.js';
 import { ADAPTERS, startApp } from '../support/start-app.js';
 import { TaskProbe, tasksModule } from '../tasks/tasks.fixtures.js';
@@ -83,6 +84,8 @@ describe.each(ADAPTERS)('McpTaskQueueModule.forRootAsync (%s)', (adapter) => {
     });
     const app = await startApp(appWith(`async-config-${adapter}-${n}:`, queue), adapter);
     try {
+      // A started application's queue is connected (its health probe says up from the first request).
+      expect(app.app.get(McpTaskQueueConnection, { strict: false }).redis.status).toBe('ready');
       const taskId = await runTask(app.url, app.app.get(TaskProbe, { strict: false }), `config-${adapter}`);
       const events = await jobEvents(settings.TASK_QUEUE_PREFIX, settings.TASK_QUEUE, `${taskId}.0`);
       expect(events).toEqual(expect.arrayContaining(['added', 'active', 'completed']));
