@@ -1,4 +1,4 @@
-import type { Redis, RedisOptions } from 'ioredis';
+import type { Cluster, Redis, RedisOptions } from 'ioredis';
 
 /**
  * Options of `McpTaskQueueModule.forRoot` / `forRootAsync`: either `connection` (the module opens
@@ -10,11 +10,20 @@ import type { Redis, RedisOptions } from 'ioredis';
 export interface McpTaskQueueOptions {
   /** ioredis options, or a `redis://` URL, for the connections this module opens. */
   connection?: RedisOptions | string;
-  /** An ioredis client the application already has. */
-  client?: Redis;
+  /**
+   * An ioredis client the application already has: a `Redis`, or a `Cluster` for Redis Cluster.
+   * Either must be made with `maxRetriesPerRequest: null` (on a `Cluster`, in its `redisOptions`),
+   * as BullMQ requires: startup refuses one without it.
+   */
+  client?: Redis | Cluster;
   /** The BullMQ queue of this server's tasks. Default `mcp-tasks`. */
   queueName?: string;
-  /** BullMQ's key prefix, so several servers can share one Redis. Default `bull`. */
+  /**
+   * BullMQ's key prefix, so several servers can share one Redis. Default `bull`. On a Redis
+   * Cluster BullMQ needs every key of a queue in one hash slot, so a prefix without a hash tag is
+   * tagged by the module: `bull` becomes `{bull}`; a tagged one (`{myapp}`, `myapp:{reports}`) is
+   * used as it is. Each queue then lives on one shard: give heavy servers prefixes of their own.
+   */
   prefix?: string;
   /** How many task handlers one node runs at once. Default 4. */
   concurrency?: number;
@@ -61,7 +70,7 @@ export interface McpTaskRetry {
 /** Options after defaults. */
 export interface ResolvedMcpTaskQueueOptions {
   readonly connection?: RedisOptions | string;
-  readonly client?: Redis;
+  readonly client?: Redis | Cluster;
   readonly queueName: string;
   readonly prefix: string;
   readonly concurrency: number;
@@ -85,7 +94,7 @@ export function resolveMcpTaskQueueOptions(options: McpTaskQueueOptions): Resolv
     connection: options.connection,
     client: options.client,
     queueName: options.queueName ?? 'mcp-tasks',
-    prefix: options.prefix ?? 'bull',
+    prefix: clusterPrefix(options.client, options.prefix ?? 'bull'),
     concurrency: options.concurrency ?? 4,
     toolConcurrency: options.toolConcurrency ?? {},
     maxQueuedTasks: options.maxQueuedTasks ?? 10_000,
@@ -112,6 +121,25 @@ export function resolveMcpTaskQueueOptions(options: McpTaskQueueOptions): Resolv
       problems.push(`retries.${tool}.backoffMs must be a non-negative integer (ms)`);
   }
   if (resolved.queueName.includes(':')) problems.push('queueName must not contain ":"');
+  if (options.client !== undefined && retriesOf(options.client) !== null) {
+    problems.push(
+      options.client.isCluster
+        ? 'a Cluster `client` needs `redisOptions: { maxRetriesPerRequest: null }` (BullMQ requires it)'
+        : 'a `client` needs `maxRetriesPerRequest: null` (BullMQ requires it)',
+    );
+  }
   if (problems.length > 0) throw new Error(`McpTaskQueueModule: ${problems.join('; ')}`);
   return resolved;
+}
+
+/** On a cluster, `prefix` with a hash tag (`{prefix}` unless it has one); elsewhere `prefix` itself. */
+function clusterPrefix(client: Redis | Cluster | undefined, prefix: string): string {
+  return client?.isCluster === true && !/\{[^}]+\}/.test(prefix) ? `{${prefix}}` : prefix;
+}
+
+/** The client's `maxRetriesPerRequest` (a Cluster's is in its `redisOptions`). */
+function retriesOf(client: Redis | Cluster): number | null | undefined {
+  return client.isCluster
+    ? (client as Cluster).options.redisOptions?.maxRetriesPerRequest
+    : (client as Redis).options.maxRetriesPerRequest;
 }

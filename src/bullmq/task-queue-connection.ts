@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import { type Cluster, Redis } from 'ioredis';
 import { MCP_TASK_QUEUE_CONFIG } from './mcp-task-queue.module-definition.js';
 import type { ResolvedMcpTaskQueueOptions } from './mcp-task-queue.options.js';
 
@@ -26,7 +26,7 @@ export interface TaskJobData {
 @Injectable()
 export class McpTaskQueueConnection implements OnModuleInit, OnApplicationShutdown {
   /** The connection this module's queue and worker share (BullMQ duplicates it for blocking reads). */
-  readonly redis: Redis;
+  readonly redis: Redis | Cluster;
   readonly queue: Queue<TaskJobData>;
   private readonly ownsRedis: boolean;
 

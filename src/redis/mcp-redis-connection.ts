@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { Redis } from 'ioredis';
+import { type Cluster, Redis } from 'ioredis';
 import { MCP_REDIS_CONFIG } from './mcp-redis.module-definition.js';
 import type { ResolvedMcpRedisOptions } from './mcp-redis.options.js';
 import { McpUnavailableException } from './mcp-unavailable.exception.js';
@@ -12,17 +12,33 @@ const STARTUP_WAIT_MS = 5000;
 
 type MessageHandler = (message: string) => void;
 
+/** A single Redis or a Redis Cluster: every command the module sends exists on both. */
+export type McpRedisClient = Redis | Cluster;
+
+/**
+ * Error replies that say the cluster is moving (a failover, a resharding, a node still loading):
+ * the same request succeeds shortly, so they are transient, not a bug.
+ */
+const TRANSIENT_REPLY = /^(CLUSTERDOWN|TRYAGAIN|MOVED|ASK|LOADING|READONLY|MASTERDOWN|NOREPLICAS)\b/;
+
 /**
  * The module's two Redis connections — commands, and a subscriber for pub/sub — and how every
  * command is run: only while connected, within `commandTimeoutMs`, otherwise an
  * {@link McpUnavailableException} at once (no queueing behind a dead connection, no hang). It logs
  * when Redis goes away and when it is back, once each; ioredis reconnects by itself.
+ *
+ * On a Redis Cluster (an ioredis `Cluster` as `client`) pub/sub is sharded (SPUBLISH/SSUBSCRIBE,
+ * through a duplicate of the cluster with `shardedSubscribers`), keys that one script or
+ * transaction uses together share a hash tag ({@link tag}), and the replies of a cluster in
+ * transition (CLUSTERDOWN, TRYAGAIN, MOVED past ioredis's redirections...) are transient: 503.
  */
 @Injectable()
 export class McpRedisConnection implements OnApplicationShutdown {
   private readonly logger = new Logger('McpRedis');
-  private readonly commands: Redis;
-  private readonly subscriber: Redis;
+  private readonly commands: McpRedisClient;
+  private readonly subscriber: McpRedisClient;
+  /** Whether Redis is a cluster: keys are then hash-tagged and pub/sub is sharded. */
+  readonly isCluster: boolean;
   private readonly ownsCommands: boolean;
   private readonly handlers = new Map<string, MessageHandler>();
   /** Why Redis is considered down (logged once), or undefined while it answers. */
@@ -38,12 +54,16 @@ export class McpRedisConnection implements OnApplicationShutdown {
       (typeof config.connection === 'string'
         ? new Redis(config.connection, { enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy })
         : new Redis({ ...config.connection, enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy }));
-    this.subscriber = this.commands.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, retryStrategy });
+    this.isCluster = this.commands.isCluster;
+    this.subscriber = this.commands.isCluster
+      ? (this.commands as unknown as Cluster).duplicate([], { shardedSubscribers: true, enableOfflineQueue: true })
+      : (this.commands as Redis).duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, retryStrategy });
     this.commands.on('error', (error: Error) => this.wentDown(error.message));
     this.commands.on('close', () => this.wentDown('the connection closed'));
     this.commands.on('ready', () => this.cameBack());
     this.subscriber.on('error', () => undefined); // the command connection reports outages
-    this.subscriber.on('message', (channel: string, message: string) => this.handlers.get(channel)?.(message));
+    const deliver = (channel: string, message: string) => this.handlers.get(channel)?.(message);
+    this.subscriber.on(this.isCluster ? 'smessage' : 'message', deliver);
     // An application's client made with `lazyConnect` connects now: commands never queue here.
     if (this.commands.status === 'wait') this.commands.connect().catch(() => undefined);
   }
@@ -53,9 +73,19 @@ export class McpRedisConnection implements OnApplicationShutdown {
     return this.config.keyPrefix;
   }
 
+  /**
+   * The part of a key that decides its hash slot: on a cluster `{part}` (a hash tag), so the keys
+   * one script uses together (built with the same part) land in one slot while different parts
+   * spread over the cluster; on a single Redis `part` itself, so its keys keep the names they
+   * always had.
+   */
+  tag(part: string): string {
+    return this.isCluster ? `{${part}}` : part;
+  }
+
   /** Waits (boundedly) for the first connection, so a node that starts with Redis up serves at once. */
   async ready(): Promise<void> {
-    const connected = (client: Redis) =>
+    const connected = (client: McpRedisClient) =>
       client.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve) => client.once('ready', resolve));
     let timer: NodeJS.Timeout | undefined;
     const waited = await Promise.race([
@@ -70,7 +100,7 @@ export class McpRedisConnection implements OnApplicationShutdown {
    * Runs `operation` on the command connection within the timeout. Connection failures and
    * timeouts become an {@link McpUnavailableException}; Redis's own error replies (a bug) are rethrown.
    */
-  async run<T>(operation: (redis: Redis) => Promise<T>): Promise<T> {
+  async run<T>(operation: (redis: McpRedisClient) => Promise<T>): Promise<T> {
     if (this.commands.status !== 'ready') throw new McpUnavailableException();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -84,7 +114,7 @@ export class McpRedisConnection implements OnApplicationShutdown {
       this.cameBack();
       return result;
     } catch (error) {
-      if (error instanceof Error && error.name === 'ReplyError') throw error;
+      if (error instanceof Error && error.name === 'ReplyError' && !TRANSIENT_REPLY.test(error.message)) throw error;
       this.wentDown(error instanceof Error ? error.message : String(error));
       throw new McpUnavailableException();
     } finally {
@@ -92,15 +122,22 @@ export class McpRedisConnection implements OnApplicationShutdown {
     }
   }
 
-  /** PUBLISH: resolves to how many subscribers (nodes) received the message. */
+  /**
+   * PUBLISH (SPUBLISH on a cluster): resolves to how many subscribers received the message. On a
+   * cluster that counts only the subscribers connected to the node it reached (during a failover
+   * possibly none), so 0 there does not prove nobody listens.
+   */
   publish(channel: string, message: string): Promise<number> {
-    return this.run((redis) => redis.publish(channel, message));
+    return this.run(async (redis) =>
+      Number(this.isCluster ? await redis.spublish(channel, message) : await redis.publish(channel, message)),
+    );
   }
 
   /** Hands every message of `channel` to `handler` (one handler per channel), across reconnects. */
   subscribe(channel: string, handler: MessageHandler): void {
     this.handlers.set(channel, handler);
-    this.subscriber.subscribe(channel).catch((error: Error) => this.wentDown(error.message));
+    const subscribed = this.isCluster ? this.subscriber.ssubscribe(channel) : this.subscriber.subscribe(channel);
+    subscribed.catch((error: Error) => this.wentDown(error.message));
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { Redis, RedisOptions } from 'ioredis';
+import type { Cluster, Redis, RedisOptions } from 'ioredis';
 
 /**
  * Options of `McpRedisModule.forRoot` / `forRootAsync`: either `connection` (the module opens and
@@ -10,8 +10,13 @@ import type { Redis, RedisOptions } from 'ioredis';
 export interface McpRedisOptions {
   /** ioredis options, or a `redis://` URL, for the connections this module opens. */
   connection?: RedisOptions | string;
-  /** An ioredis client the application already has. */
-  client?: Redis;
+  /**
+   * An ioredis client the application already has: a `Redis`, or a `Cluster` for Redis Cluster
+   * (Redis 7 or later: pub/sub is sharded). On a cluster the module hash-tags the keys each of its
+   * scripts uses together (a task, a caller's task counts, a rate-limit counter): `keyPrefix` stays
+   * a plain prefix.
+   */
+  client?: Redis | Cluster;
   /** Put before every key and channel, so several servers can share one Redis. Default `mocapi:`. */
   keyPrefix?: string;
   /**
@@ -29,7 +34,7 @@ export interface McpRedisOptions {
 /** Options after defaults. */
 export interface ResolvedMcpRedisOptions {
   readonly connection?: RedisOptions | string;
-  readonly client?: Redis;
+  readonly client?: Redis | Cluster;
   readonly keyPrefix: string;
   readonly commandTimeoutMs: number;
   readonly flowClaimTtlMs: number;

@@ -17,7 +17,8 @@ return 1`);
  * on Redis, so a sign-in started on one node finishes on any other: each record is one JSON string
  * with the record's expiry, a record with a `uid` or `userCode` has an index key beside it, and a
  * grant's tokens and codes are listed in a set of the grant, so revoking the grant forgets them all.
- * Pass it as the module's `store`:
+ * A record and its index keys are written in one transaction on a single Redis, by one command each
+ * on a cluster. Pass it as the module's `store`:
  *
  * ```ts
  * McpAuthorizationServerModule.forRootAsync({
@@ -35,20 +36,23 @@ export class RedisAuthorizationStore {
 
   async upsert(model: string, id: string, record: Record<string, unknown>, expiresInSeconds?: number): Promise<void> {
     const key = this.key(model, id);
-    const ttl = expiresInSeconds === undefined ? [] : (['EX', expiresInSeconds] as const);
+    const ttl = expiresInSeconds === undefined ? [] : ['EX', expiresInSeconds];
+    const writes: Array<Array<string | number>> = [['set', key, JSON.stringify(record), ...ttl]];
+    for (const field of ['uid', 'userCode'] as const) {
+      const value = record[field];
+      if (typeof value === 'string') writes.push(['set', this.key(model, `${field}:${value}`), id, ...ttl]);
+    }
+    const grantId = record['grantId'];
+    if (typeof grantId === 'string') {
+      const grant = this.key('grant', grantId);
+      writes.push(['sadd', grant, key]);
+      if (expiresInSeconds !== undefined) writes.push(['expire', grant, expiresInSeconds, 'GT']);
+    }
     await this.redis.run(async (redis) => {
-      const multi = redis.multi().set(key, JSON.stringify(record), ...(ttl as []));
-      for (const field of ['uid', 'userCode'] as const) {
-        const value = record[field];
-        if (typeof value === 'string') multi.set(this.key(model, `${field}:${value}`), id, ...(ttl as []));
-      }
-      const grantId = record['grantId'];
-      if (typeof grantId === 'string') {
-        const grant = this.key('grant', grantId);
-        multi.sadd(grant, key);
-        if (expiresInSeconds !== undefined) multi.expire(grant, expiresInSeconds, 'GT');
-      }
-      await multi.exec();
+      // One transaction on a single Redis; on a cluster the keys are in different slots, so each
+      // write goes to its own (a record whose index write was lost is still found by its id).
+      if (!this.redis.isCluster) await redis.multi(writes as string[][]).exec();
+      else await Promise.all(writes.map(([command, ...args]) => redis.call(String(command), ...args)));
     });
   }
 
@@ -77,7 +81,9 @@ export class RedisAuthorizationStore {
     const grant = this.key('grant', grantId);
     await this.redis.run(async (redis) => {
       const keys = await redis.smembers(grant);
-      await redis.del(grant, ...keys);
+      // On a cluster a DEL of several keys must stay in one slot: one DEL per key there.
+      if (!this.redis.isCluster) await redis.del(grant, ...keys);
+      else await Promise.all([grant, ...keys].map((key) => redis.del(key)));
     });
   }
 

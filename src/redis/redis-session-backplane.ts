@@ -43,7 +43,8 @@ type SessionMessage =
  * current subscriptions. A client's response that lands on another node than the one that pushed
  * the request (the node is named in the request id) is published on that node's channel, and the
  * node acknowledges whether a request was waiting: 202 when one was, 400 when none was (or no such
- * node listens any more).
+ * node listens any more). On a Redis Cluster (sharded pub/sub) a node that does not acknowledge
+ * within `commandTimeoutMs` counts as listening no more, since SPUBLISH's count cannot tell.
  */
 @Injectable()
 export class RedisSessionBackplane extends McpSessionBackplane {
@@ -103,13 +104,16 @@ export class RedisSessionBackplane extends McpSessionBackplane {
     try {
       const answer: NodeMessage = { t: 'answer', sid: sessionId, message, reply: LOCAL_PUSH_NODE, rid };
       const listeners = await this.redis.publish(this.nodeChannel(node), JSON.stringify(answer));
-      if (listeners === 0) return false;
+      // On a cluster the count covers only the subscribers of the node the message reached: 0 proves
+      // nothing there, so the node's acknowledgement decides, and none in time means nobody took it.
+      if (listeners === 0 && !this.redis.isCluster) return false;
       const ok = await Promise.race([
         taken,
         new Promise<undefined>(
           (resolve) => (timer = setTimeout(() => resolve(undefined), this.config.commandTimeoutMs)),
         ),
       ]);
+      if (ok === undefined && listeners === 0) return false;
       if (ok === undefined) throw new McpUnavailableException();
       return ok;
     } finally {

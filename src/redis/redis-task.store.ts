@@ -4,108 +4,17 @@ import { isTerminal, type McpTaskRecord } from '../task-store/mcp-task-record.js
 import { McpTaskStore } from '../task-store/mcp-task.store.js';
 import { McpTaskQuotaExceededException } from '../task-store/task-quota-exceeded.exception.js';
 import { statusJson } from '../task-store/task-record-bytes.js';
-import { McpRedisConnection } from './mcp-redis-connection.js';
-import { RedisScript } from './redis-script.js';
-
-/**
- * Lua for a caller's three keys (its live and done sets, its hash of bytes, which holds each counted
- * task's bytes under `t:<id>` and their sum under `total`). `forget_expired` takes its expired
- * tasks out of all three. `keep_together` gives the three one expiry, the latest of theirs and
- * `ms`: a set that expired before the hash would leave bytes of tasks nobody can find to forget.
- */
-const CALLER_KEYS = `
-local function forget_expired(live, done, sizes, now)
-  for _, set in ipairs({live, done}) do
-    for _, id in ipairs(redis.call('ZRANGEBYSCORE', set, '-inf', now)) do
-      local bytes = redis.call('HGET', sizes, 't:' .. id)
-      if bytes then
-        redis.call('HINCRBY', sizes, 'total', -tonumber(bytes))
-        redis.call('HDEL', sizes, 't:' .. id)
-      end
-    end
-    redis.call('ZREMRANGEBYSCORE', set, '-inf', now)
-  end
-end
-local function keep_together(live, done, sizes, ms)
-  local keys = {live, done, sizes}
-  for _, key in ipairs(keys) do ms = math.max(ms, redis.call('PTTL', key)) end
-  for _, key in ipairs(keys) do
-    if redis.call('PTTL', key) ~= ms and redis.call('EXISTS', key) == 1 then redis.call('PEXPIRE', key, ms) end
-  end
-end
-`;
-
-/**
- * Creates a task: its status and its arguments (two keys, same lifetime) and, for a task with a
- * caller, its id in the caller's set of live (or, created finished, done) tasks, scored by
- * `expiresAt`, and its bytes (those of the two values) in the caller's hash of bytes. With a quota,
- * first forgets the caller's expired tasks and refuses past any bound, all in one atomic step, so
- * concurrent creates of one caller on any nodes cannot pass it together.
- * KEYS: status, arguments[, live set, done set, bytes hash]. ARGV: status JSON, arguments JSON,
- * lifetime ms, expiresAt, now, check quota (1/0), max running, max stored, task id, created
- * finished (1/0), max bytes (0: none).
- */
-const CREATE = new RedisScript(`${CALLER_KEYS}
-if redis.call('EXISTS', KEYS[1]) == 1 then return {'exists'} end
-local live, done, sizes = KEYS[3], KEYS[4], KEYS[5]
-local bytes = #ARGV[1] + #ARGV[2]
-if live and ARGV[6] == '1' then
-  forget_expired(live, done, sizes, ARGV[5])
-  local running = redis.call('ZCARD', live)
-  local stored = running + redis.call('ZCARD', done)
-  local total = tonumber(redis.call('HGET', sizes, 'total') or '0')
-  local maxBytes = tonumber(ARGV[11])
-  if running >= tonumber(ARGV[7]) or stored >= tonumber(ARGV[8]) or (maxBytes > 0 and total + bytes > maxBytes) then
-    local oldest = redis.call('ZRANGE', done, 0, 0, 'WITHSCORES')
-    return {'quota', running, stored, oldest[2] or '', total, bytes}
-  end
-end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
-redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
-if live then
-  redis.call('ZADD', ARGV[10] == '1' and done or live, ARGV[4], ARGV[9])
-  redis.call('HSET', sizes, 't:' .. ARGV[9], bytes)
-  redis.call('HINCRBY', sizes, 'total', bytes)
-  keep_together(live, done, sizes, tonumber(ARGV[3]))
-end
-return {'ok'}`);
-
-/**
- * Writes the new status JSON only when the stored one is still the JSON the change was computed
- * from, and counts the difference in the caller's bytes (for a task created with its bytes
- * counted). With a budget, a write that grows the task past it (after forgetting the caller's
- * expired tasks) is refused and nothing changes. A task that just finished moves from its caller's
- * live set to its done set.
- * KEYS: status[, live set, done set, bytes hash]. ARGV: current JSON, new JSON, lifetime ms, task
- * id, expiresAt, finished (1/0), max bytes (0: none), now.
- */
-const COMPARE_AND_SET = new RedisScript(`${CALLER_KEYS}
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {0} end
-local live, done, sizes = KEYS[2], KEYS[3], KEYS[4]
-local field = 't:' .. ARGV[4]
-local growth = #ARGV[2] - #ARGV[1]
-local maxBytes = tonumber(ARGV[7])
-if sizes and growth > 0 and maxBytes > 0 and redis.call('HEXISTS', sizes, field) == 1 then
-  if tonumber(redis.call('HGET', sizes, 'total') or '0') + growth > maxBytes then
-    forget_expired(live, done, sizes, ARGV[8])
-    local total = tonumber(redis.call('HGET', sizes, 'total') or '0')
-    if total + growth > maxBytes then
-      local oldest = redis.call('ZRANGE', done, 0, 0, 'WITHSCORES')
-      return {'quota', total, oldest[2] or '', tonumber(redis.call('HGET', sizes, field) or '0') + growth, growth}
-    end
-  end
-end
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-if sizes and growth ~= 0 and redis.call('HEXISTS', sizes, field) == 1 then
-  redis.call('HINCRBY', sizes, field, growth)
-  redis.call('HINCRBY', sizes, 'total', growth)
-end
-if live and ARGV[6] == '1' then
-  redis.call('ZREM', live, ARGV[4])
-  redis.call('ZADD', done, ARGV[5], ARGV[4])
-  keep_together(live, done, sizes, tonumber(ARGV[3]))
-end
-return {1}`);
+import { McpRedisConnection, type McpRedisClient } from './mcp-redis-connection.js';
+import {
+  COMPARE_AND_SET,
+  COUNT_GROWTH,
+  CREATE,
+  CREATE_CALLER_ONLY,
+  CREATE_TASK_ONLY,
+  FINISH,
+  SET_IF_CURRENT,
+  UNCOUNT,
+} from './redis-task-scripts.js';
 
 /** How often an update is tried again when another node changed the task in between. */
 const MAX_ATTEMPTS = 50;
@@ -132,6 +41,12 @@ interface CachedArguments {
  * update; a caller's expired tasks leave its count when it next meets a bound. Tasks created before
  * bytes were counted count against no byte budget. The handler itself still runs on the node that
  * started it.
+ *
+ * On a Redis Cluster a task's keys are tagged by its id and a caller's by the caller, so they sit
+ * in two slots: a create counts the task against its caller (atomically, so the bounds still hold)
+ * and then writes it, an update counts its growth, writes the status, then moves a finished task;
+ * each step is atomic, the sequence is not. A node lost between two steps leaves at most one task
+ * counted wrongly (as running, or with bytes it never wrote), until that task's expiry.
  */
 @Injectable()
 export class RedisTaskStore extends McpTaskStore {
@@ -160,7 +75,9 @@ export class RedisTaskStore extends McpTaskStore {
       quota?.maxStoredBytes ?? 0,
     ];
     type Answer = [string, number?, number?, string?, number?, number?];
-    const answer = (await this.redis.run((r) => CREATE.run(r, keys, args))) as Answer;
+    const answer = (await this.redis.run((r) =>
+      this.redis.isCluster ? this.createOnCluster(r, keys, args) : CREATE.run(r, keys, args),
+    )) as Answer;
     if (answer[0] === 'exists') throw new Error(`Task ${record.taskId} already exists`);
     if (answer[0] === 'quota') {
       const [, running = 0, stored = 0, oldest = '', bytes = 0, recordBytes = 0] = answer;
@@ -211,7 +128,9 @@ export class RedisTaskStore extends McpTaskStore {
         now,
       ];
       type Answer = [number | string, number?, string?, number?, number?];
-      const written = (await this.redis.run((r) => COMPARE_AND_SET.run(r, keys, args))) as Answer;
+      const written = (await this.redis.run((r) =>
+        this.redis.isCluster ? this.compareAndSetOnCluster(r, keys, args) : COMPARE_AND_SET.run(r, keys, args),
+      )) as Answer;
       if (written[0] === 1) return { ...(JSON.parse(json) as McpTaskRecord), arguments: record.arguments };
       if (written[0] === 'quota') {
         const [, bytes = 0, oldest = '', recordBytes = 0, growth = 0] = written;
@@ -222,6 +141,55 @@ export class RedisTaskStore extends McpTaskStore {
       }
       if (attempt >= MAX_ATTEMPTS) throw new Error(`Task ${taskId} kept changing; the update was not applied`);
     }
+  }
+
+  /**
+   * {@link CREATE} on a cluster: the caller's count first (the bounds hold), then the task; when the
+   * task cannot be written, its count is taken back (if that fails too, it lapses with the task's
+   * expiry).
+   */
+  private async createOnCluster(redis: McpRedisClient, keys: string[], args: Array<string | number>): Promise<unknown> {
+    const [status, argsKey, ...callerKeys] = keys as [string, string, ...string[]];
+    if (callerKeys.length > 0) {
+      const counted = (await CREATE_CALLER_ONLY.run(redis, callerKeys, args)) as unknown[];
+      if (counted[0] !== 'ok') return counted;
+    }
+    const uncount = () => (callerKeys.length > 0 ? UNCOUNT.run(redis, callerKeys, [args[8]!]) : undefined);
+    let written: unknown;
+    try {
+      written = await CREATE_TASK_ONLY.run(redis, [status, argsKey], args);
+    } catch (error) {
+      void Promise.resolve(uncount()).catch(() => undefined);
+      throw error;
+    }
+    if ((written as unknown[])[0] !== 'ok') await uncount();
+    return written;
+  }
+
+  /**
+   * {@link COMPARE_AND_SET} on a cluster: the growth counted against the caller's budget first (and
+   * taken back when the task changed meanwhile), then the status, then a finished task's move.
+   */
+  private async compareAndSetOnCluster(
+    redis: McpRedisClient,
+    keys: string[],
+    args: Array<string | number>,
+  ): Promise<unknown> {
+    const [status, ...callerKeys] = keys as [string, ...string[]];
+    const [current, next] = args as [string, string];
+    const grows = callerKeys.length > 0 && Buffer.byteLength(next) !== Buffer.byteLength(current);
+    if (grows) {
+      const counted = (await COUNT_GROWTH.run(redis, callerKeys, args)) as unknown[];
+      if (counted[0] !== 1) return counted;
+    }
+    const written = (await SET_IF_CURRENT.run(redis, [status], args)) as unknown[];
+    if (written[0] !== 1) {
+      // Another node wrote first: the growth counted above was not written. No budget for taking it back.
+      if (grows) await COUNT_GROWTH.run(redis, callerKeys, [next, current, ...args.slice(2, 6), 0, ...args.slice(7)]);
+      return written;
+    }
+    if (callerKeys.length > 0 && args[5] === 1) await FINISH.run(redis, callerKeys, args);
+    return written;
   }
 
   /** The status read back, with its arguments: from this node's cache, else from their own key. */
@@ -258,23 +226,22 @@ export class RedisTaskStore extends McpTaskStore {
     this.cachedBytes += bytes;
   }
 
+  /** A task's two keys share a slot on a cluster (tagged by the task id); tasks spread over the slots. */
   private key(taskId: string): string {
-    return `${this.redis.prefix}task:${taskId}`;
+    return `${this.redis.prefix}task:${this.redis.tag(taskId)}`;
   }
 
   private argumentsKey(taskId: string): string {
-    return `${this.redis.prefix}task-args:${taskId}`;
+    return `${this.redis.prefix}task-args:${this.redis.tag(taskId)}`;
   }
 
   /** The caller's live and done sets and its hash of bytes, or none for a record without a caller. */
   private callerKeys(record: McpTaskRecord): string[] {
     if (record.caller === undefined) return [];
+    // One slot per caller on a cluster (tagged by the caller).
     const { prefix } = this.redis;
-    return [
-      `${prefix}task-live:${record.caller}`,
-      `${prefix}task-done:${record.caller}`,
-      `${prefix}task-bytes:${record.caller}`,
-    ];
+    const caller = this.redis.tag(record.caller);
+    return [`${prefix}task-live:${caller}`, `${prefix}task-done:${caller}`, `${prefix}task-bytes:${caller}`];
   }
 }
 

@@ -47,7 +47,8 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
     throttlerName: string,
   ): ReturnType<ThrottlerStorage['increment']> {
     // @nestjs/throttler's record, in its units (whole seconds, rounded up).
-    const base = `${this.redis.prefix}throttle:${throttlerName}:${key}`;
+    // The two keys of one counter share a hash slot on a cluster; counters spread over the slots.
+    const base = `${this.redis.prefix}throttle:${this.redis.tag(`${throttlerName}:${key}`)}`;
     const reply = (await this.redis.run((r) =>
       HIT.run(r, [`${base}:hits`, `${base}:block`], [Math.max(1, ttl), limit, Math.max(1, blockDuration)]),
     )) as [number, number, number, number];

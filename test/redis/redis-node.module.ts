@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Injectable, Module, type DynamicModule } from '@nestjs/common';
 import { SkipThrottle, Throttle } from '@nestjs/throttler';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import {
   ElicitationContext,
   type McpExchange,
@@ -11,8 +11,10 @@ import {
   McpProgressReporter,
   McpRegistrar,
   McpResource,
+  McpTaskContext,
   McpTool,
 } from '../../src/index.js';
+import { McpRedisConnection } from '../../src/redis/mcp-redis-connection.js';
 import { McpRedisModule, RedisThrottlerStorage } from '../../src/redis/index.js';
 import { McpThrottlerModule } from '../../src/throttler/index.js';
 import { McpTaskQueueModule, type McpTaskQueueOptions } from '../../src/bullmq/index.js';
@@ -32,6 +34,10 @@ export interface RedisNodeSettings {
   readonly queueConcurrency?: number;
   /** More options of the queue (with `queueConcurrency`), e.g. a short `lockMs` so a dead node's job moves soon. */
   readonly queue?: Pick<McpTaskQueueOptions, 'lockMs' | 'stalledCheckMs' | 'maxNodeLosses'>;
+  /** The HTTP adapter. Default `express`. */
+  readonly adapter?: 'express' | 'fastify';
+  /** Seed nodes of a Redis Cluster: both modules then get an ioredis `Cluster` as `client` (`redisUrl` is unused). */
+  readonly cluster?: ReadonlyArray<{ readonly host: string; readonly port: number }>;
 }
 
 /** How long a node vouches for a task it runs (`tasks.leaseMs`): short, so a killed node's task fails soon. */
@@ -88,6 +94,8 @@ class NodeTools {
     private readonly registrar: McpRegistrar,
     private readonly node: NodeName,
     private readonly progress: McpProgressReporter,
+    private readonly task: McpTaskContext,
+    private readonly redis: McpRedisConnection,
   ) {}
 
   @McpTool({ name: 'whoami', description: 'Names the node that ran it' })
@@ -194,15 +202,20 @@ class NodeTools {
 
   @McpTool({
     name: 'ledger_entry',
-    description: 'A task that books one ledger entry after a short wait (an EFFECT line on stdout)',
+    description:
+      'A task that books one ledger entry after a short wait, once per task (keyed on its operationId): an EFFECT line on stdout',
     inputSchema: { type: 'object', properties: { label: { type: 'string' } }, required: ['label'] },
     taskSupport: 'required',
   })
   async ledgerEntry(args: { label: string }, exchange: McpExchange): Promise<string> {
-    process.stdout.write(`BEGIN ${args.label} ${this.node.name}\n`);
+    const { operationId } = this.task;
+    process.stdout.write(`BEGIN ${args.label} ${this.node.name} ${operationId}\n`);
     await new Promise((resolve) => setTimeout(resolve, 200 + Math.floor(Math.random() * 600)));
     exchange.signal.throwIfAborted();
-    process.stdout.write(`EFFECT ${args.label} ${this.node.name}\n`);
+    // The ledger dedupes by the task's key, as a payments API dedupes by an idempotency key: a run
+    // from the top on another node (its node died after booking) books nothing more.
+    const booked = await this.redis.run((r) => r.hsetnx(`${this.redis.prefix}ledger`, operationId, args.label));
+    if (Number(booked) === 1) process.stdout.write(`EFFECT ${args.label} ${this.node.name}\n`);
     return `Entry ${args.label} booked`;
   }
 
@@ -291,6 +304,7 @@ class LimitedTools {
  */
 function redisModule(settings: RedisNodeSettings): DynamicModule {
   const shared = { keyPrefix: settings.keyPrefix, commandTimeoutMs: 1000, flowClaimTtlMs: settings.flowClaimTtlMs };
+  if (settings.cluster) return McpRedisModule.forRoot({ ...shared, client: new Cluster([...settings.cluster]) });
   if (settings.name === 'node-b') return McpRedisModule.forRoot({ ...shared, client: new Redis(settings.redisUrl) });
   if (settings.name === 'node-c') {
     return McpRedisModule.forRootAsync({ useFactory: async () => ({ ...shared, connection: settings.redisUrl }) });
@@ -314,7 +328,9 @@ export function redisNodeModule(settings: RedisNodeSettings): DynamicModule {
         ? []
         : [
             McpTaskQueueModule.forRoot({
-              connection: settings.redisUrl,
+              ...(settings.cluster
+                ? { client: new Cluster([...settings.cluster], { redisOptions: { maxRetriesPerRequest: null } }) }
+                : { connection: settings.redisUrl }),
               queueName: settings.keyPrefix.replace(/:$/, ''),
               concurrency: settings.queueConcurrency,
               ...settings.queue,
