@@ -27,6 +27,7 @@ const INTEGRATIONS = [
   'authorization-server',
   'apps',
   'bullmq',
+  'client',
   'oauth2',
   'opentelemetry',
   'redis',

@@ -72,6 +72,20 @@ const SECTIONS = [
       'or `client`, not both. `forRootAsync` takes `imports` / `inject` / `useFactory`, or `useClass` / `useExisting`.',
   },
   {
+    title: 'McpClientModule.forRoot',
+    file: 'src/client/mcp-client.options.ts',
+    type: 'McpClientOptions',
+    intro:
+      '`@mocapi/nestjs/client`, [composition.md](../composition.md). `forRootAsync` takes `imports` / `inject` / ' +
+      '`useFactory`, or `useClass` / `useExisting`.',
+  },
+  {
+    title: 'McpClientModule: one server',
+    file: 'src/client/mcp-client.options.ts',
+    type: 'McpClientServerOptions',
+    intro: 'Each entry of `servers`, by the name `@InjectMcpClient(name)` takes. Give `url` or `stdio`.',
+  },
+  {
     title: 'McpAppsModule.forRoot',
     file: 'src/apps/mcp-apps.options.ts',
     type: 'McpAppsOptions',

@@ -22,6 +22,8 @@ describe('docs/reference/configuration.md', () => {
       'McpAuthorizationServerModule.forRoot',
       'McpRedisModule.forRoot',
       'McpTaskQueueModule.forRoot',
+      'McpClientModule.forRoot',
+      'McpClientModule: one server',
       'McpAppsModule.forRoot',
       'McpSkillsModule.forRoot',
       'McpOpenTelemetryModule.forRoot',

@@ -14,6 +14,8 @@ const authorizationServer = require('@mocapi/nestjs/authorization-server');
 // Their peers ioredis and bullmq are CommonJS; nothing here connects to a Redis server.
 const redis = require('@mocapi/nestjs/redis');
 const bullmq = require('@mocapi/nestjs/bullmq');
+// Its peer @modelcontextprotocol/client ships CommonJS too; nothing here connects to a server.
+const client = require('@mocapi/nestjs/client');
 
 for (const name of ['McpModule', 'McpTool', 'ElicitationContext', 'McpError'])
   assert.equal(typeof root[name], 'function', `@mocapi/nestjs exports ${name}`);
@@ -29,6 +31,8 @@ for (const name of ['McpRedisModule', 'RedisThrottlerStorage', 'RedisAuthorizati
   assert.equal(typeof redis[name], 'function', `@mocapi/nestjs/redis exports ${name}`);
 for (const name of ['McpTaskQueueModule', 'McpTaskQueueFullException'])
   assert.equal(typeof bullmq[name], 'function', `@mocapi/nestjs/bullmq exports ${name}`);
+for (const name of ['McpClientModule', 'McpClientRegistry', 'McpClientConnection', 'McpClientError', 'InjectMcpClient'])
+  assert.equal(typeof client[name], 'function', `@mocapi/nestjs/client exports ${name}`);
 // One McpError for every entry: the errors of /redis and /bullmq are the root entry's.
 assert.ok(new redis.McpUnavailableException() instanceof root.McpError, '/redis errors are McpErrors');
 assert.ok(new bullmq.McpTaskQueueFullException(1) instanceof root.McpError, '/bullmq errors are McpErrors');
@@ -43,6 +47,7 @@ for (const entry of [
   '@mocapi/nestjs/authorization-server',
   '@mocapi/nestjs/redis',
   '@mocapi/nestjs/bullmq',
+  '@mocapi/nestjs/client',
 ]) {
   assert.ok(require.resolve(entry).startsWith(cjsDir), `${entry} resolves to ${require.resolve(entry)}`);
 }
@@ -53,5 +58,5 @@ assert.deepEqual(
   'files of the package loaded from outside dist/cjs',
 );
 console.log(
-  `require(): @mocapi/nestjs, /testing, /oauth2, /apps, /authorization-server, /redis and /bullmq load ${loaded.length} files, all from dist/cjs (Node ${process.version})`,
+  `require(): @mocapi/nestjs, /testing, /oauth2, /apps, /authorization-server, /redis, /bullmq and /client load ${loaded.length} files, all from dist/cjs (Node ${process.version})`,
 );

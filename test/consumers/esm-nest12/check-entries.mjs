@@ -13,6 +13,8 @@ const apps = await import('@mocapi/nestjs/apps');
 // Their peers ioredis and bullmq load too; nothing here connects to a Redis server.
 const redis = await import('@mocapi/nestjs/redis');
 const bullmq = await import('@mocapi/nestjs/bullmq');
+// Its peer @modelcontextprotocol/client loads too; nothing here connects to a server.
+const client = await import('@mocapi/nestjs/client');
 
 for (const name of ['McpModule', 'McpTool', 'ElicitationContext', 'McpError'])
   assert.equal(typeof root[name], 'function', `@mocapi/nestjs exports ${name}`);
@@ -26,6 +28,8 @@ for (const name of ['McpRedisModule', 'RedisThrottlerStorage', 'RedisAuthorizati
   assert.equal(typeof redis[name], 'function', `@mocapi/nestjs/redis exports ${name}`);
 for (const name of ['McpTaskQueueModule', 'McpTaskQueueFullException'])
   assert.equal(typeof bullmq[name], 'function', `@mocapi/nestjs/bullmq exports ${name}`);
+for (const name of ['McpClientModule', 'McpClientRegistry', 'McpClientConnection', 'McpClientError', 'InjectMcpClient'])
+  assert.equal(typeof client[name], 'function', `@mocapi/nestjs/client exports ${name}`);
 // One McpError for every entry: the errors of /redis and /bullmq are the root entry's.
 assert.ok(new redis.McpUnavailableException() instanceof root.McpError, '/redis errors are McpErrors');
 assert.ok(new bullmq.McpTaskQueueFullException(1) instanceof root.McpError, '/bullmq errors are McpErrors');
@@ -40,6 +44,7 @@ for (const entry of [
   '@mocapi/nestjs/apps',
   '@mocapi/nestjs/redis',
   '@mocapi/nestjs/bullmq',
+  '@mocapi/nestjs/client',
 ]) {
   const file = fileURLToPath(import.meta.resolve(entry));
   assert.ok(file.startsWith(esmDir), `${entry} resolves to ${file}`);
@@ -47,5 +52,5 @@ for (const entry of [
 const cjsLoaded = Object.keys(require.cache).filter((file) => file.startsWith(packageDir + sep));
 assert.deepEqual(cjsLoaded, [], 'CommonJS files of the package loaded by an ESM app');
 console.log(
-  `import: @mocapi/nestjs, /testing, /oauth2, /apps, /redis and /bullmq resolve into dist/esm; no CommonJS file of the package loaded (Node ${process.version})`,
+  `import: @mocapi/nestjs, /testing, /oauth2, /apps, /redis, /bullmq and /client resolve into dist/esm; no CommonJS file of the package loaded (Node ${process.version})`,
 );
