@@ -1,12 +1,16 @@
-// Soak of @mocapi/nestjs/bullmq: tasks (a short handler with one side effect, an EFFECT line)
-// created through a real nginx (round robin) in front of three nodes (child processes) that share
-// a real redis-server for the task store and the queue, while a node is SIGKILLed and restarted
-// every few seconds. Prints how many tasks completed, failed, got lost or stuck, how often the
-// handler began and how often its side effect happened per task.
+// Soak of @mocapi/nestjs/bullmq: tasks (a short handler with one side effect: a ledger entry keyed
+// on the task's McpTaskContext.operationId, and an EFFECT line when it was booked) created through a
+// real nginx (round robin) in front of three nodes (child processes) that share a real
+// redis-server for the task store and the queue, while a node is SIGKILLed and restarted every few
+// seconds. Each create carries an idempotencyKey (SEP-3182) and is retried with it until it is
+// answered. Prints how many tasks completed, failed, got lost or stuck, how many were never
+// created, how many creates failed and why, orphan tasks (two tasks for one create) and double
+// side effects (two ledger entries for one create, read from Redis).
 //
 //   npm run soak:tasks -- [--tasks 1000] [--concurrency 24] [--kill-every-ms 4000] [--json out.json]
 import { writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
+import { Redis } from 'ioredis';
 import { startNginx } from '../test/multi-node/nginx-balancer.js';
 import { rpc as rawRpc } from '../test/support/raw-mcp.js';
 import { startRedis } from '../test/support/redis-server.js';
@@ -19,6 +23,10 @@ const KILL_EVERY_MS = option('kill-every-ms', 4000);
 const JSON_OUT = option('json');
 /** A task not finished this long after it was created is stuck. */
 const STUCK_MS = 120_000;
+/** How long a create is retried (with the same idempotencyKey) before the task counts as not created. */
+const CREATE_FOR_MS = 60_000;
+/** A dead node's claim on a create's key lapses after this (the nodes' `flowClaimTtlMs`). */
+const CLAIM_TTL_MS = 3000;
 const EXTENSIONS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
@@ -48,7 +56,7 @@ const startQueueNode = (port?: number) =>
     keyPrefix: 'task-soak:',
     rateLimit: 1_000_000,
     rateTtlMs: 60_000,
-    flowClaimTtlMs: 15_000,
+    flowClaimTtlMs: CLAIM_TTL_MS,
     queueConcurrency: 4,
   });
 try {
@@ -74,26 +82,28 @@ try {
 
     const fates: Fate[] = [];
     const durations: number[] = [];
-    let createErrors = 0;
+    /** Creates that got no task, by why: no answer, an HTTP status without a JSON-RPC answer, a JSON-RPC error code or data.type. */
+    const createErrors = new Map<string, number>();
+    const createError = (why: string) => createErrors.set(why, (createErrors.get(why) ?? 0) + 1);
     let pollErrors = 0;
     let next = 0;
-    /** The label of each task the client got an id for (a create whose answer was lost may still have made one). */
+    /** The label of each task the client got an id for. */
     const tracked = new Set<string>();
-    const runOne = async (base: string): Promise<Fate> => {
+    const runOne = async (label: string): Promise<Fate> => {
       let taskId: string | undefined;
-      for (let attempt = 0; attempt < 10 && !taskId; attempt++) {
-        const label = `${base}.${attempt}`;
-        const created = await rpc(balancer.url, 'tools/call', { name: 'ledger_entry', arguments: { label } }).catch(
-          () => undefined,
-        );
-        if (created?.body?.result?.taskId) tracked.add(label);
+      // One key per task: a retry of a create whose answer was lost gets the task it made.
+      const params = { name: 'ledger_entry', arguments: { label }, idempotencyKey: label };
+      const giveUpAt = Date.now() + CREATE_FOR_MS;
+      for (let pause = 100; !taskId && Date.now() < giveUpAt; pause = Math.min(pause * 2, 2000)) {
+        const created = await rpc(balancer.url, 'tools/call', params).catch(() => undefined);
         taskId = created?.body?.result?.taskId;
-        if (!taskId) {
-          createErrors++;
-          await delay(200);
-        }
+        if (taskId) break;
+        const error = created?.body?.error;
+        createError(!created ? 'no answer' : error ? String(error.data?.type ?? error.code) : `HTTP ${created.status}`);
+        await delay(pause);
       }
       if (!taskId) return 'not-created';
+      tracked.add(label);
       const createdAt = Date.now();
       while (Date.now() - createdAt < STUCK_MS) {
         await delay(250);
@@ -124,6 +134,20 @@ try {
     await killer;
     const seconds = (Date.now() - startedAt) / 1000;
     const output = [...retired, ...nodes].flatMap((n) => n.output().split('\n'));
+    // The ledger, read from Redis: one entry per task key the handler booked under.
+    const ledgerClient = new Redis(redis.url);
+    const ledger = Object.values(await ledgerClient.hgetall('task-soak:ledger'));
+    ledgerClient.disconnect();
+    const entries = new Map<string, number>();
+    for (const label of ledger) entries.set(label, (entries.get(label) ?? 0) + 1);
+    /** The distinct tasks (operationIds of the BEGIN lines) that ran for each label. */
+    const tasksOf = new Map<string, Set<string>>();
+    for (const line of output) {
+      if (!line.startsWith('BEGIN ')) continue;
+      const [, label, , operationId] = line.split(' ');
+      if (!tasksOf.has(label!)) tasksOf.set(label!, new Set());
+      tasksOf.get(label!)!.add(operationId!);
+    }
     const count = (prefix: string) => {
       const byLabel = new Map<string, number>();
       for (const line of output) {
@@ -149,14 +173,18 @@ try {
       lost: tally('lost'),
       stuck: tally('stuck'),
       notCreated: tally('not-created'),
-      createErrors,
+      createErrors: Object.fromEntries(createErrors),
       pollErrors,
       handlerBegins: [...tracked].reduce((sum, label) => sum + (begins.get(label) ?? 0), 0),
       tasksRunMoreThanOnce: [...tracked].filter((label) => (begins.get(label) ?? 0) > 1).length,
       effects: [...tracked].reduce((sum, label) => sum + (effects.get(label) ?? 0), 0),
-      tasksWithoutEffect: [...tracked].filter((label) => !effects.has(label)).length,
-      tasksWithEffectTwice: [...tracked].filter((label) => (effects.get(label) ?? 0) > 1).length,
-      // Tasks made by a create whose answer the balancer lost (the node died): they ran too.
+      ledgerEntries: ledger.length,
+      tasksWithoutEffect: [...tracked].filter((label) => !entries.has(label)).length,
+      // Two ledger entries for one create: a side effect twice (two tasks, or a key that changed between runs).
+      doubleEffects: [...entries.values()].filter((n) => n > 1).length,
+      // A create that made more than one task (a lost answer retried without the task coming back).
+      orphanTasks: [...tasksOf.values()].reduce((sum, tasks) => sum + tasks.size - 1, 0),
+      // Tasks that ran for a create the client never got an answer for.
       untrackedTasks: [...begins.keys()].filter((label) => !tracked.has(label)).length,
       completionMs: {
         p50: durations[Math.floor(durations.length * 0.5)],
@@ -167,7 +195,8 @@ try {
     console.log(JSON.stringify(report, null, 2));
     if (JSON_OUT) writeFileSync(JSON_OUT, `${JSON.stringify(report, null, 2)}\n`);
     const clean = report.lost === 0 && report.stuck === 0 && report.failed === 0 && report.notCreated === 0;
-    process.exitCode = clean && report.tasksWithEffectTwice === 0 ? 0 : 1;
+    const once = report.doubleEffects === 0 && report.orphanTasks === 0 && report.tasksWithoutEffect === 0;
+    process.exitCode = clean && once ? 0 : 1;
   } finally {
     await balancer.stop();
   }

@@ -17,6 +17,7 @@ const FLEETS = [
   'test/queue/queue-lock-loss.e2e-spec.ts',
   'test/redis/redis-multi-node.e2e-spec.ts',
   'test/cluster/redis-cluster.e2e-spec.ts',
+  'test/idempotency/node-death.e2e-spec.ts',
 ];
 const JEST = ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js'];
 const extra = process.argv.slice(2);

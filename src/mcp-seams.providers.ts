@@ -9,6 +9,7 @@ import {
   INTEGRATION_AUDIT_SINK,
   INTEGRATION_EVENT_BUS,
   INTEGRATION_FLOW_STORE,
+  INTEGRATION_IDEMPOTENCY_STORE,
   INTEGRATION_PRINCIPAL_SOURCE,
   INTEGRATION_SESSION_BACKPLANE,
   INTEGRATION_TASK_STORE,
@@ -27,6 +28,8 @@ import { InProcessTaskExecutor, McpTaskExecutor } from './tasks/mcp-task-executo
 import { LoggerAuditSink, McpAuditSink } from './telemetry/mcp-audit-sink.js';
 import { McpFlowStore } from './mrtr/mcp-flow.store.js';
 import { InMemoryFlowStore } from './mrtr/in-memory-flow.store.js';
+import { McpIdempotencyStore } from './calls/mcp-idempotency.store.js';
+import { InMemoryIdempotencyStore } from './calls/in-memory-idempotency.store.js';
 import { AesGcmRequestStateCodec } from './mrtr/aes-gcm-request-state-codec.js';
 import { McpClock, SystemClock } from './core/mcp-clock.js';
 import { AnonymousPrincipalSource, McpPrincipalSource } from './core/mcp-principal-source.js';
@@ -116,6 +119,12 @@ export const seams: Provider[] = [
     (o) => o.flowStore,
     INTEGRATION_FLOW_STORE,
     (clock) => new InMemoryFlowStore(clock),
+  ),
+  layered(
+    McpIdempotencyStore,
+    () => undefined,
+    INTEGRATION_IDEMPOTENCY_STORE,
+    (clock) => new InMemoryIdempotencyStore(clock),
   ),
   layered(
     McpAuditSink,

@@ -42,6 +42,7 @@ import { McpAuditSink } from './telemetry/mcp-audit-sink.js';
 import { McpTelemetry } from './telemetry/mcp-telemetry.js';
 import { McpFlowStore } from './mrtr/mcp-flow.store.js';
 import { ExactlyOnceCompletion } from './calls/exactly-once-completion.js';
+import { IdempotentToolCall } from './calls/idempotent-tool-call.js';
 import { ElicitationContext } from './mrtr/elicitation-context.js';
 import { McpPrincipalSource } from './core/mcp-principal-source.js';
 import { MrtrEngine } from './mrtr/mrtr-engine.js';
@@ -102,6 +103,7 @@ const methodGroups: Provider[] = [
     MrtrCallRunner,
     McpTelemetry,
     ExactlyOnceCompletion,
+    IdempotentToolCall,
     ElicitationContext,
     McpTaskRunner,
     McpTaskEvents,

@@ -35,7 +35,7 @@ describe.each(ADAPTERS)('Streamable HTTP foundation on %s', (adapter) => {
     expect(r.status).toBe(200);
     expect(r.json.result).toEqual({
       supportedVersions: ['2026-07-28'],
-      capabilities: { tools: { listChanged: true } },
+      capabilities: { tools: { listChanged: true, idempotency: {} } },
       instructions: 'Be nice',
       resultType: 'complete',
       ttlMs: 0,

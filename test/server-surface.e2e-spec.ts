@@ -17,7 +17,7 @@ describe.each(ADAPTERS)('prompts, resources, completion, streaming and subscript
   it('advertises what is registered', async () => {
     const r = await rpc(server.url, 'server/discover');
     expect(r.json.result.capabilities).toEqual({
-      tools: { listChanged: true },
+      tools: { listChanged: true, idempotency: {} },
       prompts: { listChanged: true },
       resources: { subscribe: true, listChanged: true },
       completions: {},

@@ -24,6 +24,12 @@ export const INTEGRATION_HTTP_AUTHENTICATOR = Symbol.for('mocapi:integration-htt
  */
 export const INTEGRATION_FLOW_STORE = Symbol.for('mocapi:integration-flow-store');
 /**
+ * Integration slot for the `McpIdempotencyStore` that keeps the keys of idempotent `tools/call`s
+ * (SEP-3182; e.g. a shared Redis store, so a retry on any node gets the first call's answer). With
+ * none, the in-memory store is used.
+ */
+export const INTEGRATION_IDEMPOTENCY_STORE = Symbol.for('mocapi:integration-idempotency-store');
+/**
  * Integration slot for the `McpTaskStore` that keeps tasks (e.g. a shared Redis store, so any node
  * answers tasks/get for any task). An application's own `taskStore` option wins; with neither, the
  * in-memory store is used.

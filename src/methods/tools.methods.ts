@@ -13,6 +13,7 @@ import type { McpInbound } from '../calls/mcp-inbound.js';
 import type { McpMethodGroup, MethodHandler, MethodResult } from '../calls/method-handler.js';
 import { DEFINITIONS_VIEW, ListPager, type ListView } from '../calls/list-pager.js';
 import { ExactlyOnceCompletion } from '../calls/exactly-once-completion.js';
+import { idempotencyKeyOf, IdempotentToolCall } from '../calls/idempotent-tool-call.js';
 import { toCallToolResult, toolErrorResult } from '../calls/tool-result-normalizer.js';
 import { conformingToolResult } from '../calls/tool-output-conformance.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
@@ -47,6 +48,7 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
     private readonly mrtr: MrtrEngine,
     private readonly lists: ListPager,
     private readonly once: ExactlyOnceCompletion,
+    private readonly idempotent: IdempotentToolCall,
     private readonly tasks: McpTaskRunner,
     private readonly extensions: McpServerExtensions,
     @Inject(MCP_SERVER_OPTIONS) private readonly options: ResolvedMcpServerOptions,
@@ -71,7 +73,8 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
   }
 
   contribute(capabilities: ServerCapabilities): void {
-    capabilities.tools = { listChanged: true };
+    // SEP-3182: a tools/call with an idempotencyKey runs once per key (see IdempotentToolCall).
+    capabilities.tools = { listChanged: true, idempotency: {} };
   }
 
   readonly methods: Record<string, MethodHandler> = {
@@ -151,7 +154,11 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
     return tool?.checkOutput ? conformingToolResult(tool, outcome.value, this.logger) : toCallToolResult(outcome.value);
   }
 
-  private async callTool(exchange: McpExchange, inbound: McpInbound): Promise<MethodResult> {
+  /**
+   * `keyed`: the call's idempotencyKey (if any) is already claimed. A call that continues a
+   * multi round-trip flow (it carries a requestState) is outside SEP-3182: its key is not used.
+   */
+  private async callTool(exchange: McpExchange, inbound: McpInbound, keyed = false): Promise<MethodResult> {
     const { params } = exchange;
     const name = params['name'];
     if (typeof name !== 'string') throw McpError.invalidParams('params.name must be a string');
@@ -162,6 +169,13 @@ export class ToolsMethods implements McpMethodGroup, OnApplicationBootstrap {
       throw McpError.invalidParams(`Unknown tool: ${name}`, { name });
     }
     this.lists.assertAllowed(exchange, 'tool', tool);
+    if (!keyed) {
+      // After the access check, so a replayed answer is only given to a caller still allowed the tool.
+      const key = idempotencyKeyOf(params);
+      if (key !== undefined && params['requestState'] === undefined) {
+        return await this.idempotent.run(exchange, key, () => this.callTool(exchange, inbound, true));
+      }
+    }
     const args = params['arguments'] ?? {};
     if (!isJsonObject(args)) throw McpError.invalidParams('params.arguments must be an object');
     if (tool.headerParams.length > 0) inbound.verifyToolHeaders?.(tool.headerParams, args);

@@ -40,7 +40,8 @@ export interface ClientCapabilities {
  * `logging` is deprecated but still allowed.
  */
 export interface ServerCapabilities {
-  tools?: { listChanged?: boolean };
+  /** `idempotency`: `tools/call` honours `idempotencyKey` (SEP-3182, draft). */
+  tools?: { listChanged?: boolean; idempotency?: object };
   prompts?: { listChanged?: boolean };
   resources?: { subscribe?: boolean; listChanged?: boolean };
   completions?: object;

@@ -2,6 +2,7 @@ import { Global, Module, type Provider } from '@nestjs/common';
 import {
   INTEGRATION_EVENT_BUS,
   INTEGRATION_FLOW_STORE,
+  INTEGRATION_IDEMPOTENCY_STORE,
   INTEGRATION_SESSION_BACKPLANE,
   INTEGRATION_TASK_STORE,
 } from '../core/mcp.tokens.js';
@@ -15,6 +16,7 @@ import {
 import { type McpRedisOptions, resolveMcpRedisOptions } from './mcp-redis.options.js';
 import { RedisEventBus } from './redis-event-bus.js';
 import { RedisFlowStore } from './redis-flow.store.js';
+import { RedisIdempotencyStore } from './redis-idempotency.store.js';
 import { RedisSessionBackplane } from './redis-session-backplane.js';
 import { RedisTaskStore } from './redis-task.store.js';
 import { RedisAuthorizationStore } from './redis-authorization.store.js';
@@ -42,6 +44,7 @@ const providers: Provider[] = [
   RedisTaskStore,
   RedisAuthorizationStore,
   { provide: INTEGRATION_FLOW_STORE, useExisting: RedisFlowStore },
+  { provide: INTEGRATION_IDEMPOTENCY_STORE, useClass: RedisIdempotencyStore },
   { provide: INTEGRATION_TASK_STORE, useExisting: RedisTaskStore },
   { provide: INTEGRATION_EVENT_BUS, useExisting: RedisEventBus },
   { provide: INTEGRATION_SESSION_BACKPLANE, useExisting: RedisSessionBackplane },
@@ -88,6 +91,7 @@ const providers: Provider[] = [
     RedisTaskStore,
     RedisAuthorizationStore,
     INTEGRATION_FLOW_STORE,
+    INTEGRATION_IDEMPOTENCY_STORE,
     INTEGRATION_TASK_STORE,
     INTEGRATION_EVENT_BUS,
     INTEGRATION_SESSION_BACKPLANE,

@@ -25,6 +25,23 @@ export class McpTaskContext {
     return taskCallScope.getStore()?.taskId;
   }
 
+  /**
+   * The stable identity of what the running handler does, to make its own side effects happen
+   * once: the task's id in a task (the same in every run of it, on any node: a replay after
+   * `tasks/update`, a run from the top after its node died on the task queue), else the flow's id
+   * (`ElicitationContext.flowId`: the same in every round of one call's questions). Record your
+   * effect under it (your database, Redis `SET key value NX`) or pass it on as a downstream API's
+   * idempotency key. With `taskCreation: 'handler'`, read it after `start()`: before, it is the
+   * flow's. Throws outside an MCP call.
+   */
+  get operationId(): string {
+    const taskId = this.taskId;
+    if (taskId !== undefined) return taskId;
+    const scope = mcpCallScope.getStore();
+    if (!scope) throw new Error('McpTaskContext.operationId was read outside an MCP tool call.');
+    return scope.session.flowId;
+  }
+
   /** Whether the running handler belongs to a task. */
   get isTask(): boolean {
     return this.taskId !== undefined;
