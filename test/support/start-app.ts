@@ -1,3 +1,5 @@
+import type { Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { INestApplication, LoggerService, LogLevel, NestApplicationOptions } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
@@ -67,7 +69,27 @@ export async function startApp<A extends INestApplication = INestApplication>(
   }
   options.configure?.(app as A);
   await app.listen(options.port ?? 0, '127.0.0.1');
-  const { port } = app.getHttpServer().address() as { port: number };
+  const server = app.getHttpServer() as Server;
+  const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
-  return { app, origin, url: `${origin}${options.path ?? '/mcp'}`, close: () => app.close() };
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  const close = async () => {
+    // Node's server.close() closes idle keep-alive connections but waits for one that never sent a
+    // byte until headersTimeout (about 70 s with the defaults): undici opens such a connection when
+    // a client closes while a request of its was being dispatched. Production servers bound this
+    // with headersTimeout (docs/transports.md); here such connections are ended with the app.
+    const silent = setInterval(() => {
+      for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+    }, 100);
+    try {
+      await app.close();
+    } finally {
+      clearInterval(silent);
+    }
+  };
+  return { app, origin, url: `${origin}${options.path ?? '/mcp'}`, close };
 }
