@@ -5,15 +5,18 @@
 // seconds. Each create carries an idempotencyKey (SEP-3182) and is retried with it until it is
 // answered. Prints how many tasks completed, failed, got lost or stuck, how many were never
 // created, how many creates failed and why, orphan tasks (two tasks for one create) and double
-// side effects (two ledger entries for one create, read from Redis).
+// side effects (two ledger entries for one create, read from Redis). With --cluster the nodes share a
+// real Redis Cluster (six redis-server, three masters and three replicas) instead, and once a third
+// of the tasks were created the master holding the task queue is SIGKILLed (its replica takes over).
 //
-//   npm run soak:tasks -- [--tasks 1000] [--concurrency 24] [--kill-every-ms 4000] [--json out.json]
+//   npm run soak:tasks -- [--tasks 1000] [--concurrency 24] [--kill-every-ms 4000] [--cluster] [--json out.json] [--node-log nodes.log]
 import { writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { startNginx } from '../test/multi-node/nginx-balancer.js';
 import { rpc as rawRpc } from '../test/support/raw-mcp.js';
 import { startRedis } from '../test/support/redis-server.js';
+import { startRedisCluster } from '../test/support/redis-cluster.js';
 import { killNodes, type NodeProcess, startNode } from '../test/redis/redis-nodes.js';
 import { option } from './cli-option.js';
 
@@ -21,6 +24,9 @@ const TASKS = option('tasks', 1000);
 const CONCURRENCY = option('concurrency', 24);
 const KILL_EVERY_MS = option('kill-every-ms', 4000);
 const JSON_OUT = option('json');
+const CLUSTER = process.argv.includes('--cluster');
+/** Where to write every node's output at the end (their logs, BEGIN and EFFECT lines). */
+const NODE_LOG = option('node-log');
 /** A task not finished this long after it was created is stuck. */
 const STUCK_MS = 120_000;
 /** How long a create is retried (with the same idempotencyKey) before the task counts as not created. */
@@ -44,7 +50,8 @@ async function rpc(
 
 type Fate = 'completed' | 'failed' | 'cancelled' | 'lost' | 'stuck' | 'not-created';
 
-const redis = await startRedis();
+const redis = CLUSTER ? undefined : await startRedis();
+const cluster = CLUSTER ? await startRedisCluster() : undefined;
 let nodes: NodeProcess[] = [];
 const retired: NodeProcess[] = [];
 let started = 0;
@@ -52,7 +59,8 @@ const startQueueNode = (port?: number) =>
   startNode({
     name: `node-${++started}`,
     port,
-    redisUrl: redis.url,
+    redisUrl: redis?.url ?? '',
+    ...(cluster && { cluster: cluster.seeds }),
     keyPrefix: 'task-soak:',
     rateLimit: 1_000_000,
     rateTtlMs: 60_000,
@@ -80,12 +88,16 @@ try {
       }
     })();
 
+    /** With --cluster: the master failover, once a third of the tasks were created. */
+    let failover: Promise<{ killed: number; promoted: number; seconds: number }> | undefined;
     const fates: Fate[] = [];
     const durations: number[] = [];
     /** Creates that got no task, by why: no answer, an HTTP status without a JSON-RPC answer, a JSON-RPC error code or data.type. */
     const createErrors = new Map<string, number>();
     const createError = (why: string) => createErrors.set(why, (createErrors.get(why) ?? 0) + 1);
     let pollErrors = 0;
+    /** Why tasks/get said a task is gone, by its error. */
+    const lostWhy = new Map<string, number>();
     let next = 0;
     /** The label of each task the client got an id for. */
     const tracked = new Set<string>();
@@ -99,7 +111,13 @@ try {
         taskId = created?.body?.result?.taskId;
         if (taskId) break;
         const error = created?.body?.error;
-        createError(!created ? 'no answer' : error ? String(error.data?.type ?? error.code) : `HTTP ${created.status}`);
+        createError(
+          !created
+            ? 'no answer'
+            : error
+              ? String(error.data?.type ?? (error.code === -32603 ? `-32603 ${error.message}` : error.code))
+              : `HTTP ${created.status}`,
+        );
         await delay(pause);
       }
       if (!taskId) return 'not-created';
@@ -110,7 +128,13 @@ try {
         const got = await rpc(balancer.url, 'tasks/get', { taskId }).catch(() => undefined);
         const task = got?.body?.result;
         if (!task) {
-          if (got?.body?.error) return 'lost';
+          // The transient error (-32051: the shared store is failing over, or a node is busy) says
+          // "ask again"; any other error means the task is gone.
+          if (got?.body?.error && got.body.error.code !== -32051) {
+            const why = `${got.body.error.code} ${got.body.error.message}`;
+            lostWhy.set(why, (lostWhy.get(why) ?? 0) + 1);
+            return 'lost';
+          }
           pollErrors++;
           continue;
         }
@@ -125,6 +149,12 @@ try {
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < TASKS) {
           const label = `t${next++}`;
+          if (cluster && !failover && next >= TASKS / 3) {
+            const began = Date.now();
+            failover = cluster
+              .failMasterOf('{bull}')
+              .then((moved) => ({ ...moved, seconds: (Date.now() - began) / 1000 }));
+          }
           fates.push(await runOne(label));
           if (fates.length % 100 === 0) process.stderr.write(`  ${fates.length} tasks, ${kills} kills\n`);
         }
@@ -132,10 +162,12 @@ try {
     );
     running = false;
     await killer;
+    const masterFailover = await failover;
     const seconds = (Date.now() - startedAt) / 1000;
     const output = [...retired, ...nodes].flatMap((n) => n.output().split('\n'));
+    if (NODE_LOG) writeFileSync(NODE_LOG, [...retired, ...nodes].map((n) => `== ${n.name}\n${n.output()}`).join('\n'));
     // The ledger, read from Redis: one entry per task key the handler booked under.
-    const ledgerClient = new Redis(redis.url);
+    const ledgerClient = cluster ? new Cluster([...cluster.seeds]) : new Redis(redis!.url);
     const ledger = Object.values(await ledgerClient.hgetall('task-soak:ledger'));
     ledgerClient.disconnect();
     const entries = new Map<string, number>();
@@ -166,11 +198,13 @@ try {
       concurrency: CONCURRENCY,
       killEveryMs: KILL_EVERY_MS,
       kills,
+      ...(masterFailover && { masterFailover }),
       seconds: Math.round(seconds),
       completed: tally('completed'),
       failed: tally('failed'),
       cancelled: tally('cancelled'),
       lost: tally('lost'),
+      ...(lostWhy.size > 0 && { lostWhy: Object.fromEntries(lostWhy) }),
       stuck: tally('stuck'),
       notCreated: tally('not-created'),
       createErrors: Object.fromEntries(createErrors),
@@ -203,6 +237,7 @@ try {
 } finally {
   await Promise.all(nodes.map((n) => n.stop()));
   killNodes();
-  await redis.stop();
+  await redis?.stop();
+  await cluster?.stop();
   agent.destroy();
 }

@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { McpError } from '../protocol/mcp.error.js';
 import type { McpTaskRecord } from '../task-store/mcp-task-record.js';
 import { McpTaskExecutor } from '../tasks/mcp-task-executor.js';
 import { McpTaskQueueConnection } from './task-queue-connection.js';
 import { McpTaskQueueFullException } from './task-queue-full.exception.js';
+import { McpTaskQueueUnavailableException } from './task-queue-unavailable.exception.js';
 
 /**
  * Runs task handlers as BullMQ jobs: a task ready to run (new, or with every question answered)
@@ -13,12 +15,28 @@ import { McpTaskQueueFullException } from './task-queue-full.exception.js';
 @Injectable()
 export class BullmqTaskExecutor extends McpTaskExecutor {
   readonly recoversLostTasks = true;
+  private readonly logger = new Logger('McpTaskQueue');
 
   constructor(private readonly connection: McpTaskQueueConnection) {
     super();
   }
 
+  /**
+   * Queues the task's round. The queue full is refused with {@link McpTaskQueueFullException}; a
+   * queue whose Redis does not take the job (a lost connection, a cluster failing over) with
+   * {@link McpTaskQueueUnavailableException}: both transient, the call may be sent again.
+   */
   async submit(task: McpTaskRecord): Promise<void> {
+    try {
+      await this.add(task);
+    } catch (error) {
+      if (error instanceof McpError) throw error;
+      this.logger.warn(`Task ${task.taskId} not queued: ${error instanceof Error ? error.message : String(error)}`);
+      throw new McpTaskQueueUnavailableException();
+    }
+  }
+
+  private async add(task: McpTaskRecord): Promise<void> {
     const { queue, config } = this.connection;
     if ((await queue.count()) >= config.maxQueuedTasks) throw new McpTaskQueueFullException(config.maxQueuedTasks);
     // A run that fails for want of infrastructure (the store unreachable) is tried again; a handler

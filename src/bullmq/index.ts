@@ -7,5 +7,6 @@ export { McpTaskQueueModule } from './mcp-task-queue.module.js';
 export type { McpTaskQueueConfigurableModule, McpTaskQueueOptionsFactory } from './mcp-task-queue.module-definition.js';
 export type { McpTaskQueueOptions, McpTaskRetry } from './mcp-task-queue.options.js';
 export { McpTaskQueueFullException } from './task-queue-full.exception.js';
+export { McpTaskQueueUnavailableException } from './task-queue-unavailable.exception.js';
 // Named by the signatures above; exported by `@mocapi/nestjs`.
 export type { McpError } from '../protocol/mcp.error.js';

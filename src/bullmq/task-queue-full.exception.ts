@@ -1,10 +1,5 @@
 import { McpError } from '../protocol/mcp.error.js';
-
-/**
- * The code of a transient refusal (`MCP_UNAVAILABLE` of `@mocapi/nestjs/redis`, which this entry
- * cannot import): nothing ran, the same call may be sent again shortly.
- */
-const UNAVAILABLE = -32051;
+import { TASK_QUEUE_UNAVAILABLE } from './task-queue-unavailable.exception.js';
 
 /**
  * A task call found the queue full (`maxQueuedTasks` tasks waiting): JSON-RPC error -32051 with
@@ -20,7 +15,7 @@ export class McpTaskQueueFullException extends McpError {
   ) {
     const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
     super(
-      UNAVAILABLE,
+      TASK_QUEUE_UNAVAILABLE,
       `The task queue is full (${maxQueuedTasks} tasks waiting); retry after ${seconds} s`,
       { retryAfterMs, maxQueuedTasks },
       503,

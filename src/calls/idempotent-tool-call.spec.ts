@@ -30,6 +30,24 @@ describe('IdempotentToolCall', () => {
     expect(runs).toBe(1);
   });
 
+  it('keeps an internal error (-32603, the server failed) out of the record, and keeps a -32602 refusal', async () => {
+    const idempotent = calls();
+    await expect(
+      idempotent.run(exchangeOf(PARAMS), 'k', () => Promise.reject(McpError.internal())),
+    ).rejects.toMatchObject({ code: -32603 });
+    await expect(idempotent.run(exchangeOf(PARAMS), 'k', async () => ({ content: [] }))).resolves.toEqual({
+      content: [],
+    });
+
+    const other = calls();
+    const refused = () => Promise.reject(McpError.invalidParams('amount too large'));
+    await expect(other.run(exchangeOf(PARAMS), 'k', refused)).rejects.toMatchObject({ code: -32602 });
+    await expect(other.run(exchangeOf(PARAMS), 'k', async () => ({ content: [] }))).rejects.toMatchObject({
+      code: -32602,
+      message: 'amount too large',
+    });
+  });
+
   it('does not keep the tool error of a call its client stopped: the retry runs', async () => {
     const idempotent = calls();
     const stopped = new AbortController();

@@ -68,7 +68,7 @@ export class IdempotentToolCall {
       outcome = worthKeeping(result, exchange) ? { result: result as Record<string, unknown> } : undefined;
       return result;
     } catch (error) {
-      if (error instanceof McpError && !exchange.signal.aborted && !TRY_AGAIN.has(error.httpStatus)) {
+      if (error instanceof McpError && !exchange.signal.aborted && keptError(error)) {
         const { code, message, data, httpStatus } = error;
         outcome = { error: { code, message, ...(data !== undefined && { data }), httpStatus } };
       }
@@ -84,6 +84,15 @@ export class IdempotentToolCall {
  * overloaded, e.g. -32051 with 503, or the caller is throttled): nothing ran, so they are not kept.
  */
 const TRY_AGAIN = new Set([429, 503]);
+
+/**
+ * Whether a refusal is what the call's retries get: not a "try again" (above), and not an internal
+ * error (-32603), which says the server failed, not that the call was wrong — keeping it would
+ * refuse every retry of the key for the whole retention window.
+ */
+function keptError(error: McpError): boolean {
+  return !TRY_AGAIN.has(error.httpStatus) && error.code !== McpErrorCode.InternalError;
+}
 
 /**
  * Whether a call's answer is what its retries get: not a question (multi round-trip: the retry asks

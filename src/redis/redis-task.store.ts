@@ -22,6 +22,12 @@ const MAX_ATTEMPTS = 50;
 /** How much argument JSON a node keeps parsed (arguments never change, so any copy stays right). */
 const ARGUMENTS_CACHE_BYTES = 32 * 1024 * 1024;
 
+/**
+ * How long a task its caller's live set names must be seen gone before a reconcile on a cluster
+ * uncounts it: longer than a create takes between counting a task and writing it.
+ */
+const GONE_GRACE_MS = 5000;
+
 interface CachedArguments {
   readonly value: Record<string, unknown>;
   readonly bytes: number;
@@ -50,6 +56,8 @@ interface CachedArguments {
  */
 @Injectable()
 export class RedisTaskStore extends McpTaskStore {
+  /** On a cluster: tasks a reconcile found counted but gone, by id, and when it first saw them so. */
+  private readonly goneSince = new Map<string, number>();
   private readonly argumentsCache = new Map<string, CachedArguments>();
   private cachedBytes = 0;
 
@@ -151,7 +159,10 @@ export class RedisTaskStore extends McpTaskStore {
   private async createOnCluster(redis: McpRedisClient, keys: string[], args: Array<string | number>): Promise<unknown> {
     const [status, argsKey, ...callerKeys] = keys as [string, string, ...string[]];
     if (callerKeys.length > 0) {
-      const counted = (await CREATE_CALLER_ONLY.run(redis, callerKeys, args)) as unknown[];
+      let counted = (await CREATE_CALLER_ONLY.run(redis, callerKeys, args)) as unknown[];
+      if (counted[0] === 'quota' && (await this.reconcileCallerOnCluster(redis, callerKeys))) {
+        counted = (await CREATE_CALLER_ONLY.run(redis, callerKeys, args)) as unknown[];
+      }
       if (counted[0] !== 'ok') return counted;
     }
     const uncount = () => (callerKeys.length > 0 ? UNCOUNT.run(redis, callerKeys, [args[8]!]) : undefined);
@@ -164,6 +175,39 @@ export class RedisTaskStore extends McpTaskStore {
     }
     if ((written as unknown[])[0] !== 'ok') await uncount();
     return written;
+  }
+
+  /**
+   * On a cluster a caller's counts can outlive what they count: a node lost between two steps of a
+   * create or an update, or a master failover that lost a task's last writes (replication is
+   * asynchronous). Before a create is refused, each task the caller's live set names is looked up:
+   * one that finished moves to the done set; one that is gone leaves the caller's counts once it
+   * has been seen gone for {@link GONE_GRACE_MS} (a create in flight has counted its task and not yet
+   * written it: the bounds must not open for it). True when anything changed.
+   */
+  private async reconcileCallerOnCluster(redis: McpRedisClient, callerKeys: string[]): Promise<boolean> {
+    let changed = false;
+    const now = Date.now();
+    for (const [taskId, since] of this.goneSince) if (now - since > 10 * GONE_GRACE_MS) this.goneSince.delete(taskId);
+    for (const taskId of await redis.zrange(callerKeys[0]!, 0, '-1')) {
+      const json = await redis.get(this.key(taskId));
+      if (json === null) {
+        const since = this.goneSince.get(taskId);
+        if (since === undefined) this.goneSince.set(taskId, now);
+        else if (now - since >= GONE_GRACE_MS) {
+          await UNCOUNT.run(redis, callerKeys, [taskId]);
+          this.goneSince.delete(taskId);
+          changed = true;
+        }
+        continue;
+      }
+      const record = JSON.parse(json) as McpTaskRecord;
+      if (isTerminal(record.status)) {
+        await FINISH.run(redis, callerKeys, ['', '', lifetime(record), taskId, record.expiresAt, 1]);
+        changed = true;
+      }
+    }
+    return changed;
   }
 
   /**

@@ -114,6 +114,31 @@ describe('the task store on a Redis Cluster', () => {
     expect(await counted(prefix, 'address:x')).toBe(await storedBytes(prefix, created));
   });
 
+  it("forgets, before refusing a create, a caller's counts of tasks a failover lost or finished without the move", async () => {
+    const [a, , prefix] = await taskNodes();
+    const quota = { maxRunning: 3, maxStored: 100, maxStoredBytes: 10_000_000 };
+    const [lost, finished, kept] = [task('address:r'), task('address:r'), task('address:r')];
+    for (const record of [lost, finished, kept]) await a.create(record, quota);
+    // What a master failover can leave: one task's keys gone (not replicated), one task finished
+    // whose move to the done set never ran (its node died between the two steps).
+    await raw.del(`${prefix}task:{${lost.taskId}}`, `${prefix}task-args:{${lost.taskId}}`);
+    const status = JSON.parse((await raw.get(`${prefix}task:{${finished.taskId}}`))!) as McpTaskRecord;
+    await raw.set(`${prefix}task:{${finished.taskId}}`, JSON.stringify({ ...status, status: 'completed' }));
+
+    // The finished one is moved at once; the gone one only once it has been gone a while (a create
+    // in flight looks the same for an instant), so a fourth running task fits and a fifth does not yet.
+    await a.create(task('address:r'), quota);
+    await expect(a.create(task('address:r'), quota)).rejects.toMatchObject({
+      code: -32050,
+      data: { limit: 'maxRunningTasksPerCaller' },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5100));
+    await a.create(task('address:r'), quota);
+    expect(await raw.zrange(`${prefix}task-live:{address:r}`, 0, -1)).not.toContain(lost.taskId);
+    expect(await raw.zrange(`${prefix}task-done:{address:r}`, 0, -1)).toContain(finished.taskId);
+    expect(await raw.zrange(`${prefix}task-live:{address:r}`, 0, -1)).toContain(kept.taskId);
+  });
+
   it("moves a finished task to its caller's done set and counts every update, on whichever node", async () => {
     const [a, b, prefix] = await taskNodes();
     const record = task('principal:p');
