@@ -89,6 +89,7 @@ try {
     })();
 
     /** With --cluster: the master failover, once a third of the tasks were created. */
+    let failoverAt: number | undefined;
     let failover: Promise<{ killed: number; promoted: number; seconds: number }> | undefined;
     const fates: Fate[] = [];
     const durations: number[] = [];
@@ -98,6 +99,8 @@ try {
     let pollErrors = 0;
     /** Why tasks/get said a task is gone, by its error. */
     const lostWhy = new Map<string, number>();
+    /** The tasks tasks/get said were gone: which, and when (ms since the epoch). */
+    const lostTasks: Array<{ label: string; taskId: string; createdAt: number; lostAt: number }> = [];
     let next = 0;
     /** The label of each task the client got an id for. */
     const tracked = new Set<string>();
@@ -133,6 +136,7 @@ try {
           if (got?.body?.error && got.body.error.code !== -32051) {
             const why = `${got.body.error.code} ${got.body.error.message}`;
             lostWhy.set(why, (lostWhy.get(why) ?? 0) + 1);
+            lostTasks.push({ label, taskId, createdAt, lostAt: Date.now() });
             return 'lost';
           }
           pollErrors++;
@@ -151,6 +155,7 @@ try {
           const label = `t${next++}`;
           if (cluster && !failover && next >= TASKS / 3) {
             const began = Date.now();
+            failoverAt = began;
             failover = cluster
               .failMasterOf('{bull}')
               .then((moved) => ({ ...moved, seconds: (Date.now() - began) / 1000 }));
@@ -198,13 +203,13 @@ try {
       concurrency: CONCURRENCY,
       killEveryMs: KILL_EVERY_MS,
       kills,
-      ...(masterFailover && { masterFailover }),
+      ...(masterFailover && { masterFailover: { ...masterFailover, at: failoverAt } }),
       seconds: Math.round(seconds),
       completed: tally('completed'),
       failed: tally('failed'),
       cancelled: tally('cancelled'),
       lost: tally('lost'),
-      ...(lostWhy.size > 0 && { lostWhy: Object.fromEntries(lostWhy) }),
+      ...(lostWhy.size > 0 && { lostWhy: Object.fromEntries(lostWhy), lostTasks }),
       stuck: tally('stuck'),
       notCreated: tally('not-created'),
       createErrors: Object.fromEntries(createErrors),

@@ -173,6 +173,9 @@ export class TaskQueueWorker implements OnModuleInit, OnModuleDestroy {
         throw new WaitingError();
       }
       if (end === 'retry') throw new Error(`The handler of ${tool} threw; it is tried again`);
+      // Its ending was not written (the store did not answer): the task is run again, within the
+      // job's attempts; its handler keys its own effects on the task (McpTaskContext.operationId).
+      if (end === 'unrecorded') throw new Error(`The ending of task ${taskId} was not recorded; it is run again`);
     } finally {
       if (this.lockLosses.get(jobId) === lockLoss) this.lockLosses.delete(jobId);
       this.runningByTool.set(tool, (this.runningByTool.get(tool) ?? 1) - 1);

@@ -181,7 +181,8 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
    * the handler is then aborted (with `interrupt`'s reason when that is a `'shutdown'`
    * `TaskAbortedError`), its ending dropped, and the task stays `working` for the queue to hand to
    * another node. With `retryOnThrow`, a handler that throws leaves the task `working` too (the
-   * queue runs it again later). Resolves to what became of the run.
+   * queue runs it again later); so does an ending the store did not take (`unrecorded`). Resolves
+   * to what became of the run.
    */
   async execute(taskId: string, interrupt: AbortSignal, retryOnThrow = false): Promise<QueuedRunEnd> {
     const record = await this.store.get(taskId);
@@ -210,7 +211,9 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
     const finished = this.pending.track(this.endings.settle(taskId, replay.session, run, keep)).then(async () => {
       this.running.release(taskId, controller, endedReason());
       if (retryOnThrow && threw) return 'retry' as const;
-      const stored = await this.store.get(taskId).catch(() => undefined);
+      // Still `working`, or the store not answering: the ending was not written (it was logged).
+      const stored = await this.store.get(taskId).catch(() => null);
+      if (stored === null || stored?.status === 'working') return 'unrecorded' as const;
       return stored?.status === 'input_required' ? ('parked' as const) : ('ended' as const);
     });
     try {

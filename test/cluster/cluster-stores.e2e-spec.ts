@@ -134,9 +134,9 @@ describe('the task store on a Redis Cluster', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 5100));
     await a.create(task('address:r'), quota);
-    expect(await raw.zrange(`${prefix}task-live:{address:r}`, 0, -1)).not.toContain(lost.taskId);
-    expect(await raw.zrange(`${prefix}task-done:{address:r}`, 0, -1)).toContain(finished.taskId);
-    expect(await raw.zrange(`${prefix}task-live:{address:r}`, 0, -1)).toContain(kept.taskId);
+    expect(await raw.zrange(`${prefix}task-live:{address:r}`, 0, '-1')).not.toContain(lost.taskId);
+    expect(await raw.zrange(`${prefix}task-done:{address:r}`, 0, '-1')).toContain(finished.taskId);
+    expect(await raw.zrange(`${prefix}task-live:{address:r}`, 0, '-1')).toContain(kept.taskId);
   });
 
   it("moves a finished task to its caller's done set and counts every update, on whichever node", async () => {
