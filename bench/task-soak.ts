@@ -118,7 +118,14 @@ try {
           !created
             ? 'no answer'
             : error
-              ? String(error.data?.type ?? (error.code === -32603 ? `-32603 ${error.message}` : error.code))
+              ? String(
+                  error.data?.type ??
+                    (error.code === -32603
+                      ? `-32603 ${error.message}`
+                      : error.data?.limit
+                        ? `${error.code} ${error.data.limit}`
+                        : error.code),
+                )
               : `HTTP ${created.status}`,
         );
         await delay(pause);
@@ -174,6 +181,12 @@ try {
     // The ledger, read from Redis: one entry per task key the handler booked under.
     const ledgerClient = cluster ? new Cluster([...cluster.seeds]) : new Redis(redis!.url);
     const ledger = Object.values(await ledgerClient.hgetall('task-soak:ledger'));
+    // What the callers' live sets still count as running once every task ended (0 when the counts are right).
+    const masters = ledgerClient instanceof Cluster ? ledgerClient.nodes('master') : [ledgerClient];
+    let countedRunning = 0;
+    for (const master of masters) {
+      for (const key of await master.keys('task-soak:task-live:*')) countedRunning += await master.zcard(key);
+    }
     ledgerClient.disconnect();
     const entries = new Map<string, number>();
     for (const label of ledger) entries.set(label, (entries.get(label) ?? 0) + 1);
@@ -218,6 +231,7 @@ try {
       tasksRunMoreThanOnce: [...tracked].filter((label) => (begins.get(label) ?? 0) > 1).length,
       effects: [...tracked].reduce((sum, label) => sum + (effects.get(label) ?? 0), 0),
       ledgerEntries: ledger.length,
+      countedRunning,
       tasksWithoutEffect: [...tracked].filter((label) => !entries.has(label)).length,
       // Two ledger entries for one create: a side effect twice (two tasks, or a key that changed between runs).
       doubleEffects: [...entries.values()].filter((n) => n > 1).length,
