@@ -24,6 +24,7 @@ const ENTRIES: Record<string, string> = {
   apps: 'apps/index.ts',
   skills: 'skills/index.ts',
   testing: 'testing/index.ts',
+  client: 'client/index.ts',
 };
 
 /** The runtime exports of each entry (`Object.keys(await import(entry))`), sorted. */
@@ -88,7 +89,7 @@ const RUNTIME_EXPORTS: Record<string, readonly string[]> = {
     'RedisAuthorizationStore',
     'RedisThrottlerStorage',
   ],
-  bullmq: ['McpTaskQueueFullException', 'McpTaskQueueModule'],
+  bullmq: ['McpTaskQueueFullException', 'McpTaskQueueModule', 'McpTaskQueueUnavailableException'],
   terminus: ['McpHealthIndicator', 'McpHealthModule'],
   apps: [
     'DEFAULT_MAX_BUNDLE_BYTES',
@@ -107,6 +108,14 @@ const RUNTIME_EXPORTS: Record<string, readonly string[]> = {
     'SKILL_LIMITS',
   ],
   testing: ['McpCallRound', 'McpTestClient', 'McpTestError'],
+  client: [
+    'InjectMcpClient',
+    'McpClientConnection',
+    'McpClientError',
+    'McpClientModule',
+    'McpClientRegistry',
+    'getMcpClientToken',
+  ],
 };
 
 function sourceFiles(dir: string): string[] {
