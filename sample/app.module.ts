@@ -9,6 +9,7 @@ import { BookingModule } from './booking/booking.module.js';
 import { StaffModule } from './staff/staff.module.js';
 import { HealthModule } from './health/health.module.js';
 import { staffSignIn } from './sign-in/staff-sign-in.js';
+import { gatewayUpstreams } from './gateway/gateway-upstreams.js';
 
 @Module({
   imports: [
@@ -66,6 +67,8 @@ import { staffSignIn } from './sign-in/staff-sign-in.js';
     StaffModule,
     // GET /health (@nestjs/terminus): 503 until MCP_STATE_SECRETS is set, so a load balancer skips the node.
     HealthModule,
+    // With MCP_GATEWAY_UPSTREAMS set (`prefix=url,...`): other MCP servers mounted into /mcp (gateway/).
+    ...gatewayUpstreams(),
   ],
 })
 export class AppModule {}

@@ -86,6 +86,19 @@ const SECTIONS = [
     intro: 'Each entry of `servers`, by the name `@InjectMcpClient(name)` takes. Give `url` or `stdio`.',
   },
   {
+    title: 'McpGatewayModule.forRoot',
+    file: 'src/gateway/mcp-gateway.options.ts',
+    type: 'McpGatewayOptions',
+    intro:
+      '`@mocapi/nestjs/gateway`, [composition.md](../composition.md). Needs `McpClientModule` for the connections.',
+  },
+  {
+    title: 'McpGatewayModule: one upstream',
+    file: 'src/gateway/mcp-gateway.options.ts',
+    type: 'McpGatewayUpstream',
+    intro: 'Each entry of `upstreams`: a server of `McpClientModule` (`client`) mounted under `prefix`.',
+  },
+  {
     title: 'McpAppsModule.forRoot',
     file: 'src/apps/mcp-apps.options.ts',
     type: 'McpAppsOptions',

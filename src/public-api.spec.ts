@@ -25,6 +25,7 @@ const ENTRIES: Record<string, string> = {
   skills: 'skills/index.ts',
   testing: 'testing/index.ts',
   client: 'client/index.ts',
+  gateway: 'gateway/index.ts',
 };
 
 /** The runtime exports of each entry (`Object.keys(await import(entry))`), sorted. */
@@ -116,6 +117,7 @@ const RUNTIME_EXPORTS: Record<string, readonly string[]> = {
     'McpClientRegistry',
     'getMcpClientToken',
   ],
+  gateway: ['McpGateway', 'McpGatewayModule', 'McpUpstreamError', 'McpUpstreamUnavailableException'],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -27,6 +27,12 @@ export const INTEGRATION_REDIS_HEALTH_PROBE = Symbol.for('mocapi:integration-red
  */
 export const INTEGRATION_TASK_QUEUE_HEALTH_PROBE = Symbol.for('mocapi:integration-task-queue-health-probe');
 
+/**
+ * Integration slot for the {@link McpHealthProbe} of `McpGatewayModule`: every upstream is mounted and
+ * answers ping.
+ */
+export const INTEGRATION_GATEWAY_HEALTH_PROBE = Symbol.for('mocapi:integration-gateway-health-probe');
+
 /** How long a probe waits for its answer by default. */
 const PROBE_TIMEOUT_MS = 2000;
 

@@ -15,6 +15,11 @@ export interface McpPromptOptions {
    * Listed in prompts/list in both eras; checked at startup.
    */
   icons?: readonly McpIcon[];
+  /**
+   * The arguments advertised in prompts/list, for a prompt without an input DTO (one mounted from
+   * another server); a DTO's arguments win.
+   */
+  arguments?: readonly { name: string; title?: string; description?: string; required?: boolean }[];
   /** Completers per argument; arguments validated with `@IsIn` / `@IsEnum` complete on their own. */
   completers?: Readonly<Record<string, McpCompleter>>;
 }

@@ -27,7 +27,7 @@ export class McpPromptFactory {
     }
     const icons = checkIcons(options.icons, `MCP prompt "${name}" (${source})`);
     const dto = inputDtoOf(Object.getPrototypeOf(instance) as object, methodName);
-    const args = dto ? dtoToPromptArguments(dto) : [];
+    const args = dto ? dtoToPromptArguments(dto) : [...(options.arguments ?? [])];
     const definition: PromptDefinition = {
       name,
       ...(options.title !== undefined && { title: options.title }),

@@ -41,6 +41,7 @@ describe('ElicitationContext', () => {
       ['sample', () => ctx.sample({ messages: [], maxTokens: 1 })],
       ['listRoots', () => ctx.listRoots()],
       ['batch', () => ctx.batch((b) => [b.listRoots()])],
+      ['once', () => ctx.once(() => 1)],
     ])('%s rejects with a clear error', async (_label, call) => {
       await expect(call()).rejects.toThrow(OUTSIDE);
     });
@@ -167,5 +168,15 @@ describe('ElicitationContext', () => {
       ]);
       expect([a.content?.name, b.content?.name]).toEqual(['A', 'B']);
     });
+  });
+
+  it("once computes through the call's replay session and returns the value's JSON copy", async () => {
+    let runs = 0;
+    const value = await inCall(async () => {
+      const first = await ctx.once(() => ({ at: new Date(0), n: ++runs }));
+      const second = await ctx.once(() => ++runs);
+      return { first, second };
+    });
+    expect(value).toEqual({ first: { at: '1970-01-01T00:00:00.000Z', n: 1 }, second: 2 });
   });
 });

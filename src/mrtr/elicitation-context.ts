@@ -110,6 +110,31 @@ export class ElicitationContext {
   }
 
   /**
+   * Computes a value once per flow: the first run of the handler that reaches this call runs
+   * `compute`, and the value is sealed into the requestState, so the later runs of the same flow
+   * (each round trip runs the handler again from the top) get it back without running `compute`
+   * again, on whichever node serves them. For work before an `elicit` that must not be repeated or
+   * must not change between rounds, such as a call to another server:
+   *
+   * ```ts
+   * const quote = await this.elicitation.once(() => this.pricing.quote(args.items));
+   * const answer = await this.elicitation.elicit(`Pay ${quote.total}?`, (s) => s.boolean('ok'));
+   * ```
+   *
+   * - Call `once` in the same order on every run (like `elicit`, each is known by its position).
+   * - The value travels as JSON: every run, the first included, gets its JSON copy (a `Date`
+   *   becomes a string, `undefined` becomes `null`); one JSON cannot carry is refused
+   *   (`TypeError`).
+   * - It counts towards `limits.maxRequestStateChars`: a flow whose values no longer fit fails with
+   *   -32602 `state_too_large`. Keep them small.
+   * - A failing `compute` is not recorded: the next run calls it again.
+   * - It memoises within one flow only: a new call (no requestState) computes again.
+   */
+  async once<T>(compute: () => T | Promise<T>): Promise<T> {
+    return currentSession().once(compute);
+  }
+
+  /**
    * The id of the current flow: the same on every round of one call's elicitation flow (it travels
    * sealed in the requestState), new for each fresh call. Key your own idempotency records on it,
    * e.g. an order created once per flow however often the final round is replayed.

@@ -101,6 +101,11 @@ export class ReplaySession {
   private reasks: number;
   private id: string | undefined;
   private cursor = 0;
+  /** The values {@link ReplaySession.once} computed, by order of call: from the state, then this run's. */
+  private readonly memos: unknown[];
+  /** Whether each of {@link memos} is known (a computation of this run may still be running). */
+  private readonly memoKnown: boolean[];
+  private memoCursor = 0;
   private closed = false;
   /** The input-required round once sealed: sealing happens once per call. */
   sealedRound: InputRequiredResult | undefined;
@@ -117,6 +122,8 @@ export class ReplaySession {
     this.startedAt = init.state?.startedAt ?? init.now;
     this.id = init.state?.flowId;
     this.reasks = init.state?.reasks ?? 0;
+    this.memos = [...(init.state?.memos ?? [])];
+    this.memoKnown = this.memos.map(() => true);
     this.whenChanged = init.whenChanged ?? 'fail';
     this.maxReasks = init.maxReasks ?? 3;
     this.maxAnswerChars = init.maxAnswerChars ?? 16_384;
@@ -209,6 +216,30 @@ export class ReplaySession {
     throw this.signal;
   }
 
+  /**
+   * A value computed once per flow: the first run that reaches this (the Nth `once` of the run)
+   * computes it, later runs of the flow get it back from the requestState without computing it.
+   * The value travels as JSON, so every run (the first included) gets its JSON copy; a value JSON
+   * cannot carry (a function, a `bigint`, a cycle) is refused with a `TypeError`.
+   */
+  async once<T>(compute: () => T | Promise<T>): Promise<T> {
+    if (this.closed) {
+      throw new Error(
+        'ElicitationContext used after its MCP call finished: await every once() before the handler returns.',
+      );
+    }
+    const index = this.memoCursor++;
+    if (index < this.memos.length && this.memoKnown[index]) return jsonCopy(this.memos[index]) as T;
+    this.memoKnown[index] = false;
+    const value = await compute();
+    const text = value === undefined ? 'null' : JSON.stringify(value);
+    if (typeof text !== 'string')
+      throw new TypeError('once(compute): the value must be JSON (it is sealed into the requestState)');
+    this.memos[index] = JSON.parse(text);
+    this.memoKnown[index] = true;
+    return JSON.parse(text) as T;
+  }
+
   /** The payload to seal for the next round (ledger so far, issuedAt=now, startedAt kept from state or now). */
   nextPayload(exception: InputRequiredException): RequestStatePayload {
     const { method, target, argsDigest, principal } = this.binding;
@@ -224,6 +255,9 @@ export class ReplaySession {
     };
     // Set after, not spread in: a conditional spread amid members costs Node 20 some 0.5 us.
     if (this.reasks > 0) payload.reasks = this.reasks;
+    const known = this.memoKnown.indexOf(false);
+    const memos = known === -1 ? this.memos : this.memos.slice(0, known);
+    if (memos.length > 0) payload.memos = memos.map(jsonCopy);
     return payload;
   }
 
@@ -293,4 +327,9 @@ export class ReplaySession {
     slot.answer = answer;
     this.usedKeys.add(slot.key);
   }
+}
+
+/** A deep copy of a JSON value, so that no run changes what a later run gets. */
+function jsonCopy(value: unknown): unknown {
+  return value === null || typeof value !== 'object' ? value : JSON.parse(JSON.stringify(value));
 }

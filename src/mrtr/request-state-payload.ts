@@ -36,6 +36,11 @@ export interface RequestStatePayload extends RequestBinding {
   /** How many times a changed question was re-asked in this flow (bounded); absent means none. */
   reasks?: number;
   ledger: LedgerSlot[];
+  /**
+   * The values `ElicitationContext.once` computed in earlier rounds, in the order the handler
+   * computed them (JSON values); absent means none.
+   */
+  memos?: unknown[];
   /** When this token was sealed (ms epoch): the per-round TTL counts from here. */
   issuedAt: number;
   /** When the flow's first round was sealed (ms epoch): the flow lifetime counts from here. */

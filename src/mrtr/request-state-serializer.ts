@@ -13,7 +13,7 @@ import { isJsonObject } from '../protocol/is-json-object.js';
  * one-letter names and a ledger slot is a short array:
  *
  *   {"m":method,"t":target,"a":argsDigest,"p":principal|null,"f":flowId,"i":issuedAt,"s":startedAt,
- *    "r":reasks (only when > 0),"l":[slot...]}
+ *    "r":reasks (only when > 0),"l":[slot...],"o":[memo...] (only when some)}
  *   slot = [kind, fingerprint]                  pending, default key
  *        | [kind, fingerprint, answer]          answered, default key
  *        | [kind, fingerprint, answer|0, key]   explicit key (0 = pending)
@@ -59,6 +59,7 @@ export function serializeRequestState(payload: RequestStatePayload): string {
   };
   if (payload.reasks) compact['r'] = payload.reasks;
   compact['l'] = ledger;
+  if (payload.memos !== undefined && payload.memos.length > 0) compact['o'] = payload.memos;
   return JSON.stringify(compact);
 }
 
@@ -75,7 +76,7 @@ export function deserializeRequestState(text: string): RequestStatePayload {
     throw new InvalidRequestStateException('malformed');
   }
   if (!isJsonObject(raw)) throw new InvalidRequestStateException('malformed');
-  const { m, t, a, p, f, i, s, r, l } = raw;
+  const { m, t, a, p, f, i, s, r, l, o } = raw;
   if (
     typeof m !== 'string' ||
     typeof t !== 'string' ||
@@ -86,7 +87,8 @@ export function deserializeRequestState(text: string): RequestStatePayload {
     (r !== undefined && !(Number.isSafeInteger(r) && (r as number) > 0)) ||
     !Number.isSafeInteger(i) ||
     !Number.isSafeInteger(s) ||
-    !Array.isArray(l)
+    !Array.isArray(l) ||
+    (o !== undefined && !Array.isArray(o))
   ) {
     throw new InvalidRequestStateException('malformed');
   }
@@ -101,6 +103,7 @@ export function deserializeRequestState(text: string): RequestStatePayload {
     ledger: l.map(readSlot),
   };
   if (r !== undefined) payload.reasks = r as number;
+  if (o !== undefined) payload.memos = o as unknown[];
   return payload;
 }
 

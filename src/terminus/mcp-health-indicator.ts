@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, Optional } from '@nest
 import { ModuleRef } from '@nestjs/core';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import {
+  INTEGRATION_GATEWAY_HEALTH_PROBE,
   INTEGRATION_REDIS_HEALTH_PROBE,
   INTEGRATION_TASK_QUEUE_HEALTH_PROBE,
   type McpHealthProbe,
@@ -32,7 +33,8 @@ interface ServerHealth {
  *   session ids with a random per-process key, which no other node (and no restart) opens;
  * - the registries are not loaded yet (before the application's bootstrap, when discovery has run);
  * - Redis does not answer, when `McpRedisModule` is imported;
- * - the task queue's Redis does not answer, when `McpTaskQueueModule` is imported.
+ * - the task queue's Redis does not answer, when `McpTaskQueueModule` is imported;
+ * - an upstream of `McpGatewayModule` is not mounted or does not answer ping (`upstreams`).
  *
  * Its details, for dashboards: `servers`, every MCP server of the application by its path (each
  * `McpModule.forRoot`), each with its `status`, name and version, the eras it serves, its key
@@ -70,8 +72,9 @@ export class McpHealthIndicator implements OnApplicationBootstrap {
     private readonly moduleRef: ModuleRef,
     @Optional() @Inject(INTEGRATION_REDIS_HEALTH_PROBE) redis?: McpHealthProbe,
     @Optional() @Inject(INTEGRATION_TASK_QUEUE_HEALTH_PROBE) taskQueue?: McpHealthProbe,
+    @Optional() @Inject(INTEGRATION_GATEWAY_HEALTH_PROBE) gateway?: McpHealthProbe,
   ) {
-    this.probes = [redis, taskQueue].filter((probe) => probe !== undefined);
+    this.probes = [redis, taskQueue, gateway].filter((probe) => probe !== undefined);
     this.servers = new McpServers(moduleRef);
   }
 

@@ -24,6 +24,8 @@ describe('docs/reference/configuration.md', () => {
       'McpTaskQueueModule.forRoot',
       'McpClientModule.forRoot',
       'McpClientModule: one server',
+      'McpGatewayModule.forRoot',
+      'McpGatewayModule: one upstream',
       'McpAppsModule.forRoot',
       'McpSkillsModule.forRoot',
       'McpOpenTelemetryModule.forRoot',

@@ -16,6 +16,7 @@ const redis = require('@mocapi/nestjs/redis');
 const bullmq = require('@mocapi/nestjs/bullmq');
 // Its peer @modelcontextprotocol/client ships CommonJS too; nothing here connects to a server.
 const client = require('@mocapi/nestjs/client');
+const gateway = require('@mocapi/nestjs/gateway');
 
 for (const name of ['McpModule', 'McpTool', 'ElicitationContext', 'McpError'])
   assert.equal(typeof root[name], 'function', `@mocapi/nestjs exports ${name}`);
@@ -33,6 +34,8 @@ for (const name of ['McpTaskQueueModule', 'McpTaskQueueFullException'])
   assert.equal(typeof bullmq[name], 'function', `@mocapi/nestjs/bullmq exports ${name}`);
 for (const name of ['McpClientModule', 'McpClientRegistry', 'McpClientConnection', 'McpClientError', 'InjectMcpClient'])
   assert.equal(typeof client[name], 'function', `@mocapi/nestjs/client exports ${name}`);
+for (const name of ['McpGatewayModule', 'McpGateway', 'McpUpstreamError', 'McpUpstreamUnavailableException'])
+  assert.equal(typeof gateway[name], 'function', `@mocapi/nestjs/gateway exports ${name}`);
 // One McpError for every entry: the errors of /redis and /bullmq are the root entry's.
 assert.ok(new redis.McpUnavailableException() instanceof root.McpError, '/redis errors are McpErrors');
 assert.ok(new bullmq.McpTaskQueueFullException(1) instanceof root.McpError, '/bullmq errors are McpErrors');
@@ -48,6 +51,7 @@ for (const entry of [
   '@mocapi/nestjs/redis',
   '@mocapi/nestjs/bullmq',
   '@mocapi/nestjs/client',
+  '@mocapi/nestjs/gateway',
 ]) {
   assert.ok(require.resolve(entry).startsWith(cjsDir), `${entry} resolves to ${require.resolve(entry)}`);
 }
@@ -58,5 +62,5 @@ assert.deepEqual(
   'files of the package loaded from outside dist/cjs',
 );
 console.log(
-  `require(): @mocapi/nestjs, /testing, /oauth2, /apps, /authorization-server, /redis, /bullmq and /client load ${loaded.length} files, all from dist/cjs (Node ${process.version})`,
+  `require(): @mocapi/nestjs, /testing, /oauth2, /apps, /authorization-server, /redis, /bullmq, /client and /gateway load ${loaded.length} files, all from dist/cjs (Node ${process.version})`,
 );

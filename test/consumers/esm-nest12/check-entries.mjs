@@ -15,6 +15,7 @@ const redis = await import('@mocapi/nestjs/redis');
 const bullmq = await import('@mocapi/nestjs/bullmq');
 // Its peer @modelcontextprotocol/client loads too; nothing here connects to a server.
 const client = await import('@mocapi/nestjs/client');
+const gateway = await import('@mocapi/nestjs/gateway');
 
 for (const name of ['McpModule', 'McpTool', 'ElicitationContext', 'McpError'])
   assert.equal(typeof root[name], 'function', `@mocapi/nestjs exports ${name}`);
@@ -30,6 +31,8 @@ for (const name of ['McpTaskQueueModule', 'McpTaskQueueFullException'])
   assert.equal(typeof bullmq[name], 'function', `@mocapi/nestjs/bullmq exports ${name}`);
 for (const name of ['McpClientModule', 'McpClientRegistry', 'McpClientConnection', 'McpClientError', 'InjectMcpClient'])
   assert.equal(typeof client[name], 'function', `@mocapi/nestjs/client exports ${name}`);
+for (const name of ['McpGatewayModule', 'McpGateway', 'McpUpstreamError', 'McpUpstreamUnavailableException'])
+  assert.equal(typeof gateway[name], 'function', `@mocapi/nestjs/gateway exports ${name}`);
 // One McpError for every entry: the errors of /redis and /bullmq are the root entry's.
 assert.ok(new redis.McpUnavailableException() instanceof root.McpError, '/redis errors are McpErrors');
 assert.ok(new bullmq.McpTaskQueueFullException(1) instanceof root.McpError, '/bullmq errors are McpErrors');
@@ -45,6 +48,7 @@ for (const entry of [
   '@mocapi/nestjs/redis',
   '@mocapi/nestjs/bullmq',
   '@mocapi/nestjs/client',
+  '@mocapi/nestjs/gateway',
 ]) {
   const file = fileURLToPath(import.meta.resolve(entry));
   assert.ok(file.startsWith(esmDir), `${entry} resolves to ${file}`);
@@ -52,5 +56,5 @@ for (const entry of [
 const cjsLoaded = Object.keys(require.cache).filter((file) => file.startsWith(packageDir + sep));
 assert.deepEqual(cjsLoaded, [], 'CommonJS files of the package loaded by an ESM app');
 console.log(
-  `import: @mocapi/nestjs, /testing, /oauth2, /apps, /redis, /bullmq and /client resolve into dist/esm; no CommonJS file of the package loaded (Node ${process.version})`,
+  `import: @mocapi/nestjs, /testing, /oauth2, /apps, /redis, /bullmq, /client and /gateway resolve into dist/esm; no CommonJS file of the package loaded (Node ${process.version})`,
 );

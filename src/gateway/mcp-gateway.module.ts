@@ -1,0 +1,67 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { McpClientRegistry } from '../client/mcp-client.registry.js';
+import { INTEGRATION_GATEWAY_HEALTH_PROBE } from '../core/mcp-health-probe.js';
+import { attachedServer, McpServers } from '../mcp-servers.js';
+import { McpGateway } from './mcp-gateway.js';
+import { type McpGatewayOptions, resolveMcpGatewayOptions } from './mcp-gateway.options.js';
+
+/**
+ * Puts other MCP servers behind one of this application's servers: each upstream's tools, prompts,
+ * resources and resource templates are served as the application's own (`<prefix>_<name>`; resources
+ * keep their URIs), through the whole pipeline (guards, scopes, rate limits, audit, telemetry), and
+ * each call goes to the upstream through `McpClientModule`'s connection named `client`:
+ *
+ * ```ts
+ * @Module({
+ *   imports: [
+ *     McpModule.forRoot({ name: 'front', version: '1.0.0', mrtr: { secrets: [process.env.MCP_SECRET!] } }),
+ *     McpClientModule.forRoot({
+ *       servers: {
+ *         weather: {
+ *           url: 'https://weather.example.com/mcp',
+ *           clientOptions: { capabilities: { elicitation: { form: {} } }, inputRequired: { autoFulfill: false } },
+ *         },
+ *       },
+ *     }),
+ *     McpGatewayModule.forRoot({ upstreams: [{ client: 'weather', prefix: 'weather' }] }),
+ *   ],
+ * })
+ * export class AppModule {}
+ * ```
+ *
+ * Questions an upstream asks (its `input_required`, or a 2025-era upstream's pushed
+ * `elicitation/create`) go to the downstream client through this server's own elicitation. See
+ * docs/composition.md.
+ *
+ * @publicApi
+ */
+@Module({})
+export class McpGatewayModule {
+  static forRoot(options: McpGatewayOptions): DynamicModule {
+    const resolved = resolveMcpGatewayOptions({
+      ...options,
+      server: attachedServer(options.server, 'McpGatewayModule'),
+    });
+    return {
+      module: McpGatewayModule,
+      // Global, like the integrations that fill a slot: McpHealthModule finds the probe anywhere.
+      global: true,
+      providers: [
+        {
+          provide: McpGateway,
+          useFactory: (clients: McpClientRegistry, moduleRef: ModuleRef) =>
+            new McpGateway(resolved, clients, new McpServers(moduleRef)),
+          inject: [McpClientRegistry, ModuleRef],
+        },
+        // For @mocapi/nestjs/terminus.
+        {
+          provide: INTEGRATION_GATEWAY_HEALTH_PROBE,
+          useFactory: (gateway: McpGateway) => gateway.healthProbe(),
+          inject: [McpGateway],
+        },
+      ],
+      exports: [McpGateway, INTEGRATION_GATEWAY_HEALTH_PROBE],
+    };
+  }
+}

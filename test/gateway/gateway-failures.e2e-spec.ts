@@ -1,0 +1,81 @@
+import { envelope, mcpHeaders, send } from '../support/raw-mcp.js';
+import { connectElicitingClient } from '../mrtr/mrtr-client.js';
+import { ADAPTERS, startApp, type RunningApp } from '../support/start-app.js';
+import { BookingUpstreamModule } from './support/eliciting-upstream.js';
+import { gatewayModule, type UpstreamEra } from './support/gateway-app.js';
+
+const text = (result: unknown): string =>
+  (result as { content: Array<{ text: string }> }).content.map((c) => c.text).join('');
+
+function callTool(url: string, name: string, args: Record<string, unknown> = {}) {
+  return send(
+    url,
+    'POST',
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: envelope() } },
+    mcpHeaders('tools/call', name),
+  );
+}
+
+/** An upstream that is down, slow, too large or too busy: documented errors, never a 500 or a stack. */
+describe.each(ADAPTERS)('McpGatewayModule failures (gateway on %s)', (adapter) => {
+  describe.each<UpstreamEra>(['modern', 'legacy'])('upstream connection: %s era', (era) => {
+    let upstream: RunningApp;
+    let gateway: RunningApp;
+
+    beforeAll(async () => {
+      upstream = await startApp(BookingUpstreamModule, 'express');
+      gateway = await startApp(
+        gatewayModule(upstream.url, era, { maxResultChars: 2000, maxConcurrentCalls: 1, timeoutMs: 500 }),
+        adapter,
+      );
+    });
+    afterAll(async () => {
+      await gateway?.close();
+      await upstream?.close();
+    });
+
+    it('slow: a call the upstream does not answer within timeoutMs is a tool error', async () => {
+      const client = await connectElicitingClient(gateway.url);
+      try {
+        const result = (await client.client.callTool({ name: 'ref_sleep', arguments: { ms: 2000 } })) as {
+          isError?: boolean;
+        };
+        expect(result.isError).toBe(true);
+        expect(text(result)).toBe('Upstream "ref": tools/call: no answer in time');
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('oversized: an answer larger than maxResultChars is a tool error', async () => {
+      const client = await connectElicitingClient(gateway.url);
+      try {
+        const result = (await client.client.callTool({ name: 'ref_big', arguments: {} })) as { isError?: boolean };
+        expect(result.isError).toBe(true);
+        expect(text(result)).toMatch(/^Upstream "ref": tools\/call: the answer \(\d+ characters\) exceeds 2000$/);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('busy: a call beyond maxConcurrentCalls gets the transient error (-32051, 503, Retry-After)', async () => {
+      const slow = callTool(gateway.url, 'ref_sleep', { ms: 300 });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const refused = await callTool(gateway.url, 'ref_sleep', { ms: 0 });
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.json.error).toMatchObject({ code: -32051, data: { upstream: 'ref', retryAfterMs: 1000 } });
+      expect((await slow).status).toBe(200);
+    });
+
+    it('down: a call to an upstream that stopped gets the transient error, no stack', async () => {
+      await upstream.close();
+      const refused = await callTool(gateway.url, 'ref_sleep', { ms: 0 });
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.json.error.code).toBe(-32051);
+      expect(refused.json.error.message).toMatch(/the upstream "ref" cannot be reached/);
+      expect(refused.text).not.toMatch(/\bat .*\.(js|ts):\d+/);
+    });
+  });
+});
