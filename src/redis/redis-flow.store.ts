@@ -4,6 +4,7 @@ import { type FlowClaim, McpFlowStore } from '../mrtr/mcp-flow.store.js';
 import { McpRedisConnection } from './mcp-redis-connection.js';
 import { MCP_REDIS_CONFIG } from './mcp-redis.module-definition.js';
 import type { ResolvedMcpRedisOptions } from './mcp-redis.options.js';
+import { renewClaim, SETTLE_CLAIM } from './redis-claim.js';
 import { RedisScript } from './redis-script.js';
 
 /** A flow's key holds `C<token>` while a node runs its final round, `R<json>` once it completed. */
@@ -16,17 +17,6 @@ local held = redis.call('GET', KEYS[1])
 if held then return held end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return false`);
-
-/** Renews a claim that is still ours. */
-const RENEW = new RedisScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0`);
-
-/** Releases our claim: records the completion until the flow expires, or frees the flow. */
-const SETTLE = new RedisScript(`
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-if ARGV[2] == '' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end
-return 1`);
 
 /** How often a waiting final round looks again: 10 ms, growing to 200 ms. */
 const FIRST_POLL_MS = 10;
@@ -72,14 +62,7 @@ export class RedisFlowStore extends McpFlowStore {
         throw error;
       }
       if (held === null) {
-        const renewal = setInterval(
-          () => {
-            this.redis.run((r) => RENEW.run(r, [key], [token, ttl])).catch(() => undefined);
-          },
-          Math.max(1, Math.floor(ttl / 3)),
-        );
-        renewal.unref();
-        this.held.set(flowId, { token, renewal });
+        this.held.set(flowId, { token, renewal: renewClaim(this.redis, key, token, ttl) });
         return { kind: 'run' };
       }
       if (typeof held === 'string' && held.startsWith(RECORDED)) {
@@ -98,7 +81,7 @@ export class RedisFlowStore extends McpFlowStore {
     const record = result === undefined ? '' : `${RECORDED}${JSON.stringify(result)}`;
     const keepMs = Math.max(1000, expiresAt - Date.now());
     try {
-      await this.redis.run((r) => SETTLE.run(r, [this.key(flowId)], [held.token, record, keepMs]));
+      await this.redis.run((r) => SETTLE_CLAIM.run(r, [this.key(flowId)], [held.token, record, keepMs]));
     } catch (error) {
       // The round ran and its answer goes out; only the record is missing (the claim lapses by itself).
       this.logger.warn(`Flow ${flowId}: its completion could not be recorded (${(error as Error).message})`);
@@ -107,7 +90,7 @@ export class RedisFlowStore extends McpFlowStore {
 
   /** Frees the flow if `token` still holds it. */
   private async release(key: string, token: string): Promise<void> {
-    await this.redis.run((r) => SETTLE.run(r, [key], [token, '', 0]));
+    await this.redis.run((r) => SETTLE_CLAIM.run(r, [key], [token, '', 0]));
   }
 
   private key(flowId: string): string {

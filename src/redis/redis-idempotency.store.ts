@@ -3,21 +3,13 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { IDEMPOTENCY_RETENTION_MS } from '../calls/in-memory-idempotency.store.js';
 import { type IdempotencyClaim, type IdempotentOutcome, McpIdempotencyStore } from '../calls/mcp-idempotency.store.js';
 import { McpRedisConnection } from './mcp-redis-connection.js';
+import { renewClaim, SETTLE_CLAIM } from './redis-claim.js';
 import { MCP_REDIS_CONFIG } from './mcp-redis.module-definition.js';
 import type { ResolvedMcpRedisOptions } from './mcp-redis.options.js';
 
 /** A key holds `C<fingerprint> <token>` while a node runs the call, `R<fingerprint> <outcome json>` once it ended. */
 const CLAIMED = 'C';
 const RECORDED = 'R';
-
-/** Our claim, still ours: renew it. One key, so any Redis Cluster slot serves it. */
-const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0`;
-
-/** Our claim, still ours: record the outcome for the retention window, or free the key. One key. */
-const SETTLE = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-if ARGV[2] == '' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end
-return 1`;
 
 interface Held {
   readonly claim: string;
@@ -53,12 +45,7 @@ export class RedisIdempotencyStore extends McpIdempotencyStore {
       const claim = `${CLAIMED}${fingerprint} ${randomUUID()}`;
       const taken = await this.redis.run((r) => r.set(name, claim, 'PX', ttl, 'NX'));
       if (taken === 'OK') {
-        const renewal = setInterval(
-          () => void this.redis.run((r) => r.eval(RENEW, 1, name, claim, ttl)).catch(() => undefined),
-          Math.max(1, Math.floor(ttl / 3)),
-        );
-        renewal.unref();
-        this.held.set(key, { claim, renewal });
+        this.held.set(key, { claim, renewal: renewClaim(this.redis, name, claim, ttl) });
         return { kind: 'run' };
       }
       const value = await this.redis.run((r) => r.get(name));
@@ -83,7 +70,7 @@ export class RedisIdempotencyStore extends McpIdempotencyStore {
     clearInterval(held.renewal);
     const record = outcome === undefined ? '' : `${RECORDED}${fingerprint} ${JSON.stringify(outcome)}`;
     try {
-      await this.redis.run((r) => r.eval(SETTLE, 1, this.key(key), held.claim, record, this.retentionMs));
+      await this.redis.run((r) => SETTLE_CLAIM.run(r, [this.key(key)], [held.claim, record, this.retentionMs]));
     } catch (error) {
       // The call ran and its answer goes out; only the record is missing (the claim lapses by itself).
       this.logger.warn(`An idempotent tools/call's outcome could not be recorded (${(error as Error).message})`);
