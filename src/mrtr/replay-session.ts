@@ -24,6 +24,8 @@ import {
   readInputResponse,
 } from './input-kinds.js';
 import { questionFingerprint } from './question-fingerprint.js';
+import { FlowMemos } from './flow-memos.js';
+import type { ChangedQuestionPolicy, PendingInput, ReplaySessionInit } from './replay-session-init.js';
 import {
   defaultSlotKey,
   type LedgerSlot,
@@ -33,41 +35,7 @@ import {
 
 export { parseInputResponses } from './input-responses-parser.js';
 
-/** One question a handler asks: the wire request, an optional key, an optional extra check of the answer. */
-export type PendingInput = {
-  /** Names the request in `inputRequests`; default `elicit-<ordinal>`, `sample-<ordinal>`, `roots-<ordinal>`. */
-  key?: string;
-  request: InputRequest;
-  /** Refuses an answer that has the right shape but is still unusable: the question is asked again. */
-  validate?: (answer: InputResponse) => boolean;
-  /** What a changed question at this position does; default: the session's {@link ReplaySessionInit.whenChanged}. */
-  whenChanged?: ChangedQuestionPolicy;
-};
-
-/**
- * What happens when, on a retry, the handler asks something else at a position the client already
- * answered or was asked: `'fail'` (strict: `ElicitationLedgerMismatchException`) or `'reask'` (the
- * answers from that position on are dropped and the new question is asked).
- */
-export type ChangedQuestionPolicy = 'fail' | 'reask';
-
-/** What a call's replay starts from. */
-export interface ReplaySessionInit {
-  binding: RequestBinding;
-  /** The opened (and binding-checked) requestState of a retry; absent on a first call. */
-  state?: RequestStatePayload;
-  /** The retry's `inputResponses`, already checked by `parseInputResponses`. */
-  inputResponses?: Record<string, Record<string, unknown>>;
-  clientCapabilities: ClientCapabilities;
-  /** When the call started (ms epoch): the next token's `issuedAt`. */
-  now: number;
-  /** Default `'fail'`. */
-  whenChanged?: ChangedQuestionPolicy;
-  /** How many changed questions one flow may re-ask before it fails; default 3. */
-  maxReasks?: number;
-  /** The largest answer taken, in characters of JSON; a larger one is asked again. Default 16384. */
-  maxAnswerChars?: number;
-}
+export type { ChangedQuestionPolicy, PendingInput, ReplaySessionInit } from './replay-session-init.js';
 
 /**
  * The replay engine of one call. Every round trip re-runs the handler from the top; the Nth input
@@ -101,11 +69,10 @@ export class ReplaySession {
   private reasks: number;
   private id: string | undefined;
   private cursor = 0;
-  /** The values {@link ReplaySession.once} computed, by order of call: from the state, then this run's. */
-  private readonly memos: unknown[];
-  /** Whether each of {@link memos} is known (a computation of this run may still be running). */
-  private readonly memoKnown: boolean[];
-  private memoCursor = 0;
+  /** The `once` values sealed by earlier rounds, as read from the state. */
+  private readonly stateMemos: readonly unknown[] | undefined;
+  /** This run's `once` values, made on its first `once` (most runs have none). */
+  private memos: FlowMemos | undefined;
   private closed = false;
   /** The input-required round once sealed: sealing happens once per call. */
   sealedRound: InputRequiredResult | undefined;
@@ -122,8 +89,7 @@ export class ReplaySession {
     this.startedAt = init.state?.startedAt ?? init.now;
     this.id = init.state?.flowId;
     this.reasks = init.state?.reasks ?? 0;
-    this.memos = [...(init.state?.memos ?? [])];
-    this.memoKnown = this.memos.map(() => true);
+    this.stateMemos = init.state?.memos;
     this.whenChanged = init.whenChanged ?? 'fail';
     this.maxReasks = init.maxReasks ?? 3;
     this.maxAnswerChars = init.maxAnswerChars ?? 16_384;
@@ -228,16 +194,8 @@ export class ReplaySession {
         'ElicitationContext used after its MCP call finished: await every once() before the handler returns.',
       );
     }
-    const index = this.memoCursor++;
-    if (index < this.memos.length && this.memoKnown[index]) return jsonCopy(this.memos[index]) as T;
-    this.memoKnown[index] = false;
-    const value = await compute();
-    const text = value === undefined ? 'null' : JSON.stringify(value);
-    if (typeof text !== 'string')
-      throw new TypeError('once(compute): the value must be JSON (it is sealed into the requestState)');
-    this.memos[index] = JSON.parse(text);
-    this.memoKnown[index] = true;
-    return JSON.parse(text) as T;
+    this.memos ??= new FlowMemos(this.stateMemos);
+    return this.memos.next(compute);
   }
 
   /** The payload to seal for the next round (ledger so far, issuedAt=now, startedAt kept from state or now). */
@@ -255,9 +213,9 @@ export class ReplaySession {
     };
     // Set after, not spread in: a conditional spread amid members costs Node 20 some 0.5 us.
     if (this.reasks > 0) payload.reasks = this.reasks;
-    const known = this.memoKnown.indexOf(false);
-    const memos = known === -1 ? this.memos : this.memos.slice(0, known);
-    if (memos.length > 0) payload.memos = memos.map(jsonCopy);
+    // The state's own values are parsed JSON nobody was given: sealed again as they are.
+    const memos = this.memos ? this.memos.sealed() : this.stateMemos;
+    if (memos !== undefined && memos.length > 0) payload.memos = [...memos];
     return payload;
   }
 
@@ -327,9 +285,4 @@ export class ReplaySession {
     slot.answer = answer;
     this.usedKeys.add(slot.key);
   }
-}
-
-/** A deep copy of a JSON value, so that no run changes what a later run gets. */
-function jsonCopy(value: unknown): unknown {
-  return value === null || typeof value !== 'object' ? value : JSON.parse(JSON.stringify(value));
 }

@@ -21,20 +21,20 @@ import { MCP_TASKS_OPTIONS, type ResolvedMcpTasksOptions } from '../task-store/m
 import { McpTaskEvents } from './mcp-task-events.js';
 import { PendingEndings } from './pending-endings.js';
 import { cancelledReason, endedReason, isShutdown, shutdownReason, whenShutDown } from './task-abort-reasons.js';
-import type { QueuedRunEnd } from './queued-run-end.js';
+import { type QueuedRunEnd, settledRunEnd } from './queued-run-end.js';
+import { invokeTaskHandler } from './task-handler-invocation.js';
 import { TaskLeaseKeeper } from './task-lease-keeper.js';
 import { McpTaskExecutor } from './mcp-task-executor.js';
 import { queuedTaskExchange } from './queued-task-exchange.js';
 import { RunningTaskTracker } from './running-task-tracker.js';
 import { checkTaskCall, newTaskRecord, type TaskCall, type TaskRun } from './task-call.js';
-import { StartableTaskScope, type TaskCallScope, taskCallScope, taskScope } from './task-call-scope.js';
+import { StartableTaskScope, taskScope } from './task-call-scope.js';
 import { TaskEndingRecorder } from './task-ending-recorder.js';
 import { taskExchange, type TaskExchangeCall } from './task-exchange.js';
 import { TaskProgressRecorder } from './task-progress-recorder.js';
 import { TaskRecordWriter } from './task-record-writer.js';
 import { type TaskReplay, taskReplay } from './task-replay.js';
-import { answeredRecord, cancelledRecord } from './task-transitions.js';
-import { conformingToolResult } from '../calls/tool-output-conformance.js';
+import { answeredRecord, cancelledRecord, queuedRecord } from './task-transitions.js';
 
 /**
  * Runs tools as tasks (the `io.modelcontextprotocol/tasks` extension): creates the task in the
@@ -133,7 +133,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
     );
     const signal = AbortSignal.any([call.exchange.signal, controller.signal]);
     const exchange = taskExchange(call.exchange, signal, scope, this.progress);
-    const run = this.invoke(call, exchange, scope);
+    const run = invokeTaskHandler(this.mrtr, call, exchange, scope, this.logger);
     const first = await Promise.race([run.then((outcome) => ({ outcome })), scope.started.then((task) => ({ task }))]);
     if ('task' in first) this.follow(first.task.taskId, controller, call.session, run);
     return first;
@@ -150,7 +150,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
     const max = this.limits.maxTaskPayloadBytes;
     const answered = await this.writer.applyWithinBudget(record.taskId, (current, now) => {
       const next = answeredRecord(current, responses, max, now, this.clock.now() + this.tasks.leaseMs);
-      return next && this.queuedIfDurable(next);
+      return next && queuedRecord(next, this.executor.recoversLostTasks);
     });
     // Back to `working`: its last question was just answered.
     if (answered?.status === 'working') await this.resume(answered, request);
@@ -203,7 +203,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
       this.progress,
       replay.call,
     );
-    const run = this.invoke(replay, exchange, scope);
+    const run = invokeTaskHandler(this.mrtr, replay, exchange, scope, this.logger);
     let threw = false;
     // Registered before the ending's own reaction, so it is known when the ending is decided.
     run.catch(() => (threw = true));
@@ -211,10 +211,7 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
     const finished = this.pending.track(this.endings.settle(taskId, replay.session, run, keep)).then(async () => {
       this.running.release(taskId, controller, endedReason());
       if (retryOnThrow && threw) return 'retry' as const;
-      // Still `working`, or the store not answering: the ending was not written (it was logged).
-      const stored = await this.store.get(taskId).catch(() => null);
-      if (stored === null || stored?.status === 'working') return 'unrecorded' as const;
-      return stored?.status === 'input_required' ? ('parked' as const) : ('ended' as const);
+      return settledRunEnd(await this.store.get(taskId).catch(() => null));
     });
     try {
       return await Promise.race([finished, interrupted]);
@@ -233,31 +230,9 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
     const maxStoredBytes = this.limits.maxStoredTaskBytesPerCaller;
     const created = newTaskRecord(call, this.server.path, randomUUID(), this.clock.now(), this.tasks);
     // A task created to be submitted (not one a handler starts while it goes on here) is marked now.
-    const record = submitted ? this.queuedIfDurable(created) : created;
+    const record = submitted ? queuedRecord(created, this.executor.recoversLostTasks) : created;
     await this.store.create(record, { maxRunning, maxStored, maxStoredBytes });
     return record;
-  }
-
-  /** A task about to be handed to the executor, marked when that one recovers lost tasks. */
-  private queuedIfDurable(record: McpTaskRecord): McpTaskRecord {
-    return this.executor.recoversLostTasks && record.status === 'working' && !record.queued
-      ? { ...record, queued: true }
-      : record;
-  }
-
-  /**
-   * Runs the handler under the task's scope, through the same call runner as a plain tools/call;
-   * a tool with an output schema has its result held to it here, as a plain call's is.
-   */
-  private invoke(run: TaskRun, exchange: McpExchange, scope: TaskCallScope): Promise<McpCallOutcome> {
-    const handler = () => taskCallScope.run(scope, () => run.tool.handler.invoke(run.input, exchange));
-    const outcome = this.mrtr.run(run.session, exchange, handler);
-    if (!run.tool.checkOutput) return outcome;
-    return outcome.then(async (ended) =>
-      ended.kind === 'complete'
-        ? { kind: 'complete', value: await conformingToolResult(run.tool, ended.value, this.logger) }
-        : ended,
-    );
   }
 
   /**
@@ -289,7 +264,12 @@ export class McpTaskRunner implements OnModuleInit, OnModuleDestroy, BeforeAppli
     const controller = this.running.track(record);
     const scope = taskScope(record.taskId);
     const exchange = taskExchange(request, controller.signal, scope, this.progress, call);
-    this.follow(record.taskId, controller, run.session, this.invoke(run, exchange, scope));
+    this.follow(
+      record.taskId,
+      controller,
+      run.session,
+      invokeTaskHandler(this.mrtr, run, exchange, scope, this.logger),
+    );
   }
 
   /** Hands a task whose questions are all answered to the executor, which replays its handler. */

@@ -132,3 +132,11 @@ export function abandonedRecord(record: McpTaskRecord, nowMs: number, now: strin
     lastUpdatedAt: now,
   };
 }
+
+/**
+ * A `working` task about to be handed to an executor that recovers lost tasks (a queue), marked
+ * `queued`; any other record as it is.
+ */
+export function queuedRecord(record: McpTaskRecord, recoversLostTasks: boolean): McpTaskRecord {
+  return recoversLostTasks && record.status === 'working' && !record.queued ? { ...record, queued: true } : record;
+}
