@@ -1,6 +1,6 @@
-// The server under attack in slow-readers.e2e-spec.ts, run in a child process so that its RSS is its
+// The server under attack in slow-readers.e2e-spec.ts, run in a child process so that its memory is its
 // own: `node --expose-gc --import test/stdio/swc-register.mjs slow-readers.server.ts <express|fastify>`.
-// It prints its port over IPC and answers the parent's IPC requests: its RSS, a burst of events, what
+// It prints its port over IPC and answers the parent's IPC requests: the memory it holds, a burst of events, what
 // the flooding tools saw. Nest logs go to stdout/stderr, which the parent reads for ERROR lines.
 import 'reflect-metadata';
 import { Injectable, Module } from '@nestjs/common';
@@ -73,7 +73,7 @@ class FloodTools {
 })
 class SlowReadersModule {}
 
-type Request = { id: number; op: 'rss' } | { id: number; op: 'fire'; count: number } | { id: number; op: 'runs' };
+type Request = { id: number; op: 'memory' } | { id: number; op: 'fire'; count: number } | { id: number; op: 'runs' };
 
 async function main(): Promise<void> {
   const adapter = process.argv[2] === 'fastify' ? new FastifyAdapter() : new ExpressAdapter();
@@ -84,11 +84,12 @@ async function main(): Promise<void> {
 
   process.on('message', (message: Request) => {
     void (async () => {
-      if (message.op === 'rss') {
+      if (message.op === 'memory') {
         gc?.();
         await new Promise((resolve) => setTimeout(resolve, 50));
         gc?.();
-        process.send!({ id: message.id, rss: process.memoryUsage().rss });
+        const { heapUsed, external } = process.memoryUsage();
+        process.send!({ id: message.id, held: heapUsed + external });
       } else if (message.op === 'fire') {
         // Back to back, giving the event loop a turn now and then as a real source of changes does.
         for (let i = 0; i < message.count; i++) {
