@@ -9,14 +9,16 @@ import {
 import { clientFailure } from './client-failure.js';
 import { McpClientError } from './mcp-client.error.js';
 import type { ResolvedMcpClientServer } from './mcp-client.options.js';
+import { responseCutOffScope } from './size-bounded-fetch.js';
 
 type RequestArgs = [request: { method: string }, schemaOrOptions?: unknown, options?: unknown];
 
 const isSchema = (value: unknown): boolean => value !== null && typeof value === 'object' && '~standard' in value;
 
 /**
- * The official `Client`, with two bounds of its server's options on every request: a request that
- * passes no `timeout` gets the server's `timeoutMs` (the official client's default is 60 s), and a
+ * The official `Client`, with the bounds of its server's options on every request: a request that
+ * passes no `timeout` gets the server's `timeoutMs` (the official client's default is 60 s), one
+ * whose answer the fetch cuts off (`maxResponseBytes`) fails at once with `too-large`, and a
  * failure that means the server could not answer (down, slow, garbage) becomes an
  * `McpClientError` naming the server and the method.
  */
@@ -37,16 +39,33 @@ export class BoundedClient extends Client {
   ): Promise<StandardSchemaV1.InferOutput<T>>;
   override request(...args: RequestArgs): Promise<never> {
     const [request, second, third] = args;
-    const bounded = (options: unknown): Record<string, unknown> => ({
-      timeout: this.server.timeoutMs,
-      ...(options as Record<string, unknown> | undefined),
-    });
-    const call = isSchema(second)
-      ? (super.request as (...a: RequestArgs) => Promise<unknown>)(request, second, bounded(third))
-      : (super.request as (...a: RequestArgs) => Promise<unknown>)(request, bounded(second));
+    const withSchema = isSchema(second);
+    const given = (withSchema ? third : second) as RequestOptions | undefined;
+    // Aborted when the fetch cuts an answer to this request off (maxResponseBytes): the official
+    // client then cancels the request, and it fails at once rather than when it times out.
+    const cutOff = new AbortController();
+    const options = {
+      ...given,
+      timeout: given?.timeout ?? this.server.timeoutMs,
+      signal: given?.signal ? AbortSignal.any([given.signal, cutOff.signal]) : cutOff.signal,
+    };
+    const tooLarge = (maxBytes: number): void =>
+      cutOff.abort(
+        new McpClientError(
+          this.server.name,
+          'too-large',
+          `${request.method}: the answer is larger than ${maxBytes} bytes (maxResponseBytes)`,
+        ),
+      );
+    const call = responseCutOffScope.run(tooLarge, () =>
+      withSchema
+        ? (super.request as (...a: RequestArgs) => Promise<unknown>)(request, second, options)
+        : (super.request as (...a: RequestArgs) => Promise<unknown>)(request, options),
+    );
     return call.then(
       (result) => result as never,
       (error: unknown) => {
+        if (cutOff.signal.aborted) throw cutOff.signal.reason;
         if (this.sessionGone(error)) {
           // The server no longer knows this 2025-era session: this connection is done, and the
           // handle's next client() starts a new one.
@@ -58,8 +77,7 @@ export class BoundedClient extends Client {
             { cause: error },
           );
         }
-        const timeout = ((isSchema(second) ? third : second) as { timeout?: number } | undefined)?.timeout;
-        throw clientFailure(this.server.name, request.method, error, timeout ?? this.server.timeoutMs) ?? error;
+        throw clientFailure(this.server.name, request.method, error, options.timeout) ?? error;
       },
     );
   }

@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ClientCredentialsAuth } from './client-credentials-auth.js';
 import type { McpClientAuth, ResolvedMcpClientServer } from './mcp-client.options.js';
 import { retryingFetch } from './retrying-fetch.js';
+import { sizeBoundedFetch } from './size-bounded-fetch.js';
 import { TokenExchangeAuth } from './token-exchange-auth.js';
 
 /** A fresh transport for one connection to the server: Streamable HTTP or a child process. */
@@ -16,10 +17,10 @@ export function clientTransport(
   auth: AuthProvider | OAuthClientProvider | undefined,
 ): Transport {
   if (server.stdio) {
-    return new StdioClientTransport(server.stdio);
+    return new StdioClientTransport({ ...server.stdio, maxBufferSize: server.maxResponseBytes });
   }
   return new StreamableHTTPClientTransport(server.url!, {
-    fetch: retryingFetch(server),
+    fetch: sizeBoundedFetch(server.name, server.maxResponseBytes, retryingFetch(server)),
     ...(auth && { authProvider: auth }),
     ...(Object.keys(server.headers).length > 0 && { requestInit: { headers: server.headers } }),
   });

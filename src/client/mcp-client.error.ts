@@ -4,6 +4,7 @@
  * - `unreachable`: no connection (refused, reset, unknown host, the process did not start).
  * - `timeout`: no answer within the server's `timeoutMs`.
  * - `invalid-response`: the answer is not MCP (not JSON-RPC, not the expected shape or media type).
+ * - `too-large`: the answer passed the server's `maxResponseBytes`; it was cut off while it arrived.
  * - `unavailable`: HTTP 503 (the transient error -32051) after the bounded retries; nothing ran.
  * - `unauthorized`: the server refused the credentials, or the token endpoint refused the client.
  * - `closed`: the application is shutting down and the connection is closed.
@@ -11,7 +12,7 @@
  * @publicApi
  */
 export type McpClientFailure =
-  'unreachable' | 'timeout' | 'invalid-response' | 'unavailable' | 'unauthorized' | 'closed';
+  'unreachable' | 'timeout' | 'invalid-response' | 'too-large' | 'unavailable' | 'unauthorized' | 'closed';
 
 /**
  * A call to a configured MCP server failed before that server could answer it (see

@@ -12,6 +12,7 @@ describe('resolveMcpClientOptions', () => {
         timeoutMs: 30_000,
         retries: 2,
         maxRetryDelayMs: 5000,
+        maxResponseBytes: 16 * 1024 * 1024,
         clientInfo: { name: 'mocapi-client', version: '1.0.0' },
         clientOptions: {},
         headers: {},
@@ -48,6 +49,11 @@ describe('resolveMcpClientOptions', () => {
     ],
     ['a zero timeout', { url: 'http://a/mcp', timeoutMs: 0 }, /`timeoutMs` must be a positive integer/],
     ['too many retries', { url: 'http://a/mcp', retries: 11 }, /`retries` must be an integer from 0 to 10/],
+    [
+      'a zero response bound',
+      { url: 'http://a/mcp', maxResponseBytes: 0 },
+      /`maxResponseBytes` must be a positive integer/,
+    ],
   ])('refuses %s at startup', (_label, server, message) => {
     expect(() => resolve(server!)).toThrow(message);
   });

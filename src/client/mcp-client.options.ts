@@ -125,6 +125,15 @@ export interface McpClientServerOptions {
    * `McpClientError` (`unavailable`, its `retryAfterMs`). Default 5000 ms.
    */
   maxRetryDelayMs?: number;
+  /**
+   * The largest message read from the server, in bytes: a JSON response body, or one event of an
+   * SSE stream (each event counted on its own, so a long stream of small notifications is never
+   * cut). Counted while the answer arrives: once it passes the bound the rest is not read (the
+   * connection is closed) and the request fails with `McpClientError` (`too-large`). For `stdio`,
+   * the longest line read from the child: a longer one stops the child, and its calls fail with
+   * `unreachable`. Default 16777216 (16 MiB).
+   */
+  maxResponseBytes?: number;
   /** The name and version the client gives the server. Default `{ name: 'mocapi-client', version: '1.0.0' }`. */
   clientInfo?: Implementation;
   /**
@@ -162,12 +171,15 @@ export interface ResolvedMcpClientServer {
   readonly timeoutMs: number;
   readonly retries: number;
   readonly maxRetryDelayMs: number;
+  readonly maxResponseBytes: number;
   readonly clientInfo: Implementation;
   readonly clientOptions: ClientOptions;
   readonly configureClient?: (client: Client) => void;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+/** Above the largest answer a gateway passes on by default (`maxResultChars` 1 000 000, even as `\uXXXX` escapes). */
+const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /** Thrown at startup when the options are wrong. */
 export function resolveMcpClientOptions(options: McpClientOptions): ResolvedMcpClientServer[] {
@@ -215,6 +227,7 @@ function resolveServer(name: string, server: McpClientServerOptions): ResolvedMc
     timeoutMs: server.timeoutMs ?? 30_000,
     retries: server.retries ?? 2,
     maxRetryDelayMs: server.maxRetryDelayMs ?? 5000,
+    maxResponseBytes: server.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
   };
   if (!Number.isInteger(resolved.timeoutMs) || resolved.timeoutMs < 1)
     fail('`timeoutMs` must be a positive integer (ms)');
@@ -223,6 +236,9 @@ function resolveServer(name: string, server: McpClientServerOptions): ResolvedMc
   }
   if (!Number.isInteger(resolved.maxRetryDelayMs) || resolved.maxRetryDelayMs < 0) {
     fail('`maxRetryDelayMs` must be a non-negative integer (ms)');
+  }
+  if (!Number.isInteger(resolved.maxResponseBytes) || resolved.maxResponseBytes < 1) {
+    fail('`maxResponseBytes` must be a positive integer (bytes)');
   }
   return {
     name,

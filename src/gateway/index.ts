@@ -3,6 +3,7 @@
  * `@mocapi/nestjs/client` (the connections) and the replay engine (questions passed through).
  */
 export { McpGatewayModule } from './mcp-gateway.module.js';
+export type { McpGatewayConfigurableModule, McpGatewayOptionsFactory } from './mcp-gateway.module-definition.js';
 export { McpGateway, type McpUpstreamState } from './mcp-gateway.js';
 export type { McpGatewayOptions, McpGatewayUpstream } from './mcp-gateway.options.js';
 export { McpUpstreamError } from './mcp-upstream.error.js';

@@ -1,10 +1,19 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { McpClientRegistry } from '../client/mcp-client.registry.js';
 import { INTEGRATION_GATEWAY_HEALTH_PROBE } from '../core/mcp-health-probe.js';
-import { attachedServer, McpServers } from '../mcp-servers.js';
+import { McpServers } from '../mcp-servers.js';
 import { McpGateway } from './mcp-gateway.js';
-import { type McpGatewayOptions, resolveMcpGatewayOptions } from './mcp-gateway.options.js';
+import {
+  MCP_GATEWAY_CONFIG,
+  MCP_GATEWAY_MODULE_OPTIONS,
+  McpGatewayConfigurableModule,
+} from './mcp-gateway.module-definition.js';
+import {
+  type McpGatewayOptions,
+  resolveMcpGatewayOptions,
+  type ResolvedMcpGatewayOptions,
+} from './mcp-gateway.options.js';
 
 /**
  * Puts other MCP servers behind one of this application's servers: each upstream's tools, prompts,
@@ -30,38 +39,38 @@ import { type McpGatewayOptions, resolveMcpGatewayOptions } from './mcp-gateway.
  * export class AppModule {}
  * ```
  *
+ * `forRootAsync({ imports, inject, useFactory })` (or `useClass` / `useExisting` with
+ * `createMcpGatewayOptions()`) takes the options from a provider such as `ConfigService`; either
+ * way, wrong options fail the application's startup with the same errors.
+ *
  * Questions an upstream asks (its `input_required`, or a 2025-era upstream's pushed
  * `elicitation/create`) go to the downstream client through this server's own elicitation. See
  * docs/composition.md.
  *
  * @publicApi
  */
-@Module({})
-export class McpGatewayModule {
-  static forRoot(options: McpGatewayOptions): DynamicModule {
-    const resolved = resolveMcpGatewayOptions({
-      ...options,
-      server: attachedServer(options.server, 'McpGatewayModule'),
-    });
-    return {
-      module: McpGatewayModule,
-      // Global, like the integrations that fill a slot: McpHealthModule finds the probe anywhere.
-      global: true,
-      providers: [
-        {
-          provide: McpGateway,
-          useFactory: (clients: McpClientRegistry, moduleRef: ModuleRef) =>
-            new McpGateway(resolved, clients, new McpServers(moduleRef)),
-          inject: [McpClientRegistry, ModuleRef],
-        },
-        // For @mocapi/nestjs/terminus.
-        {
-          provide: INTEGRATION_GATEWAY_HEALTH_PROBE,
-          useFactory: (gateway: McpGateway) => gateway.healthProbe(),
-          inject: [McpGateway],
-        },
-      ],
-      exports: [McpGateway, INTEGRATION_GATEWAY_HEALTH_PROBE],
-    };
-  }
-}
+// Global, like the integrations that fill a slot: McpHealthModule finds the probe anywhere.
+@Global()
+@Module({
+  providers: [
+    {
+      provide: MCP_GATEWAY_CONFIG,
+      useFactory: (options: McpGatewayOptions) => resolveMcpGatewayOptions(options),
+      inject: [MCP_GATEWAY_MODULE_OPTIONS],
+    },
+    {
+      provide: McpGateway,
+      useFactory: (options: ResolvedMcpGatewayOptions, clients: McpClientRegistry, moduleRef: ModuleRef) =>
+        new McpGateway(options, clients, new McpServers(moduleRef)),
+      inject: [MCP_GATEWAY_CONFIG, McpClientRegistry, ModuleRef],
+    },
+    // For @mocapi/nestjs/terminus.
+    {
+      provide: INTEGRATION_GATEWAY_HEALTH_PROBE,
+      useFactory: (gateway: McpGateway) => gateway.healthProbe(),
+      inject: [McpGateway],
+    },
+  ],
+  exports: [McpGateway, INTEGRATION_GATEWAY_HEALTH_PROBE],
+})
+export class McpGatewayModule extends McpGatewayConfigurableModule {}

@@ -1,3 +1,5 @@
+import { attachedServer } from '../mcp-servers.js';
+
 /**
  * One MCP server mounted into this application's server: its tools, prompts, resources and
  * resource templates are served as if they were the application's own, named `<prefix>_<name>`.
@@ -32,7 +34,9 @@ export interface McpGatewayUpstream {
   maxConcurrentCalls?: number;
   /**
    * The largest upstream result passed on, in characters of JSON; a larger one is a tool error (a
-   * JSON-RPC error for prompts and resources). Default 1 000 000.
+   * JSON-RPC error for prompts and resources). Checked once the answer is read: what is read off the
+   * wire is bounded while it arrives by the client's `maxResponseBytes` (default 16 MiB), an answer
+   * past that is cut off and gets the same error. Default 1 000 000.
    */
   maxResultChars?: number;
   /**
@@ -43,7 +47,9 @@ export interface McpGatewayUpstream {
 }
 
 /**
- * Options of `McpGatewayModule.forRoot`.
+ * Options of `McpGatewayModule.forRoot`, or what the factory of `McpGatewayModule.forRootAsync`
+ * returns (`useFactory`, or `createMcpGatewayOptions()` of a `useClass` / `useExisting` provider).
+ * They are checked when the application starts, the same way for both.
  *
  * @publicApi
  */
@@ -124,5 +130,6 @@ export function resolveMcpGatewayOptions(options: McpGatewayOptions): ResolvedMc
   if (!Number.isInteger(checkIntervalMs) || checkIntervalMs < 1) {
     throw new Error('McpGatewayModule: `checkIntervalMs` must be a positive integer');
   }
-  return { upstreams, ...(options.server !== undefined && { server: options.server }), checkIntervalMs };
+  const server = attachedServer(options.server, 'McpGatewayModule');
+  return { upstreams, ...(server !== undefined && { server }), checkIntervalMs };
 }

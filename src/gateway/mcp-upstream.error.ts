@@ -12,8 +12,9 @@ export class McpUpstreamError extends McpError {
     /** The upstream's `name`. */
     readonly upstream: string,
     /**
-     * Why: no answer in time, an answer that is not MCP, one over `maxResultChars`, credentials
-     * refused, a 2025-era call no longer waiting for this answer, or another failure.
+     * Why: no answer in time, an answer that is not MCP, one over `maxResultChars` (or cut off
+     * while it arrived, over the client's `maxResponseBytes`), credentials refused, a 2025-era call
+     * no longer waiting for this answer, or another failure.
      */
     readonly reason: 'timeout' | 'invalid-response' | 'too-large' | 'unauthorized' | 'flow-lost' | 'failed',
     message: string,

@@ -12,11 +12,19 @@ describe('upstreamFailure', () => {
     ['timeout', -32603, 502],
     ['invalid-response', -32603, 502],
     ['unauthorized', -32603, 502],
+    ['too-large', -32603, 502],
   ])('%s: JSON-RPC %i, HTTP %i', (failure, code, status) => {
     const error = upstreamFailure('wx', 'tools/call', new McpClientError('wx', failure, 'boom'));
     expect(error.code).toBe(code);
     expect(error.httpStatus).toBe(status);
     expect(error.message).not.toContain('boom');
+  });
+
+  it('gives an answer cut off by maxResponseBytes the error of one over maxResultChars', () => {
+    const error = upstreamFailure('wx', 'tools/call', new McpClientError('wx', 'too-large', 'boom'));
+    expect(error).toBeInstanceOf(McpUpstreamError);
+    expect(error).toMatchObject({ reason: 'too-large', data: { upstream: 'wx', reason: 'too-large' } });
+    expect(error.message).toBe('Upstream "wx": tools/call: the answer exceeds the client\'s maxResponseBytes');
   });
 
   it("keeps the upstream's Retry-After on the transient error", () => {

@@ -25,6 +25,13 @@ export function upstreamFailure(upstream: string, method: string, error: unknown
         );
       case 'timeout':
         return new McpUpstreamError(upstream, 'timeout', `${method}: no answer in time`);
+      case 'too-large':
+        // Cut off while it arrived: the error an answer over maxResultChars gets.
+        return new McpUpstreamError(
+          upstream,
+          'too-large',
+          `${method}: the answer exceeds the client's maxResponseBytes`,
+        );
       case 'unauthorized':
         return new McpUpstreamError(upstream, 'unauthorized', `${method}: the upstream refused our credentials`);
       default:

@@ -115,6 +115,24 @@ describe('McpClientModule: an upstream that cannot answer gives a clear McpClien
     }
   });
 
+  it('a stdio child writing a line longer than maxResponseBytes: its connection closes at once, no timeout', async () => {
+    const flood = "process.stdin.resume(); process.stdout.write('x'.repeat(1024 * 1024))";
+    const { app, forecast } = await startForecastApp({
+      stdio: { command: process.execPath, args: ['-e', flood], stderr: 'ignore' },
+      maxResponseBytes: 65_536,
+      timeoutMs: 5000,
+    });
+    try {
+      const started = Date.now();
+      const error = await forecast.callText('add', { a: 1, b: 2 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(McpClientError);
+      expect(error).toMatchObject({ server: 'upstream', failure: 'unreachable' });
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      await app.close();
+    }
+  });
+
   describe('the transient error (HTTP 503, Retry-After, -32051)', () => {
     let proxy: RecordingProxy;
 
@@ -171,5 +189,48 @@ describe('McpClientModule: an upstream that cannot answer gives a clear McpClien
         await app.close();
       }
     });
+  });
+
+  describe('an answer over maxResponseBytes', () => {
+    let proxy: RecordingProxy;
+
+    beforeEach(async () => {
+      proxy = await startRecordingProxy(upstream.url);
+    });
+    afterEach(async () => {
+      await proxy.close();
+    });
+
+    it.each([
+      ['SSE', 'the default settings', 'sse', {}],
+      ['SSE', '2026-07-28 pinned', 'sse', { clientOptions: PIN_2026 }],
+      ['JSON', 'the default settings', 'json', {}],
+      ['JSON', '2026-07-28 pinned', 'json', { clientOptions: PIN_2026 }],
+    ] as const)(
+      '(20 MB of %s, %s): too-large at once, the rest unread; the connection serves the next call',
+      async (_type, _label, as, options) => {
+        const { app, forecast } = await startForecastApp({ url: proxy.url, maxResponseBytes: 65_536, ...options });
+        try {
+          await forecast.upstream.client();
+          proxy.flood('add', 20 * 1024 * 1024, as);
+          const started = Date.now();
+          const error = await forecast.callText('add', { a: 1, b: 2 }).catch((e: unknown) => e);
+          expect(error).toBeInstanceOf(McpClientError);
+          expect(error).toMatchObject({
+            server: 'upstream',
+            failure: 'too-large',
+            message: 'MCP server "upstream": tools/call: the answer is larger than 65536 bytes (maxResponseBytes)',
+          });
+          expect(Date.now() - started).toBeLessThan(2000);
+          const [flood] = proxy.floods;
+          await flood!.closed;
+          expect(flood!.finished).toBe(false);
+          expect(flood!.written).toBeLessThan(5 * 1024 * 1024);
+          expect(await forecast.callText('sleep', { ms: 0 })).toBe('slept 0 ms');
+        } finally {
+          await app.close();
+        }
+      },
+    );
   });
 });

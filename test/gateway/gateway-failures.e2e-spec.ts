@@ -1,6 +1,7 @@
 import { envelope, mcpHeaders, send } from '../support/raw-mcp.js';
 import { connectElicitingClient } from '../mrtr/mrtr-client.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/start-app.js';
+import { startRecordingProxy, type RecordingProxy } from '../client/support/http-proxy.js';
 import { BookingUpstreamModule } from './support/eliciting-upstream.js';
 import { gatewayModule, type UpstreamEra } from './support/gateway-app.js';
 
@@ -76,6 +77,58 @@ describe.each(ADAPTERS)('McpGatewayModule failures (gateway on %s)', (adapter) =
       expect(refused.json.error.code).toBe(-32051);
       expect(refused.json.error.message).toMatch(/the upstream "ref" cannot be reached/);
       expect(refused.text).not.toMatch(/\bat .*\.(js|ts):\d+/);
+    });
+  });
+});
+
+const FLOOD_BYTES = 50 * 1024 * 1024;
+const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+/**
+ * An upstream that streams one answer far over the bound (50 MB of SSE for one result, through a
+ * proxy in front of the real upstream): cut off while it arrives, not read whole and then refused.
+ */
+describe('McpGatewayModule: an upstream answer cut off while it arrives', () => {
+  let upstream: RunningApp;
+  let proxy: RecordingProxy;
+
+  beforeAll(async () => {
+    upstream = await startApp(BookingUpstreamModule, 'express');
+    proxy = await startRecordingProxy(upstream.url);
+    proxy.flood('big', FLOOD_BYTES);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await upstream?.close();
+  });
+
+  describe.each(ADAPTERS)('gateway on %s', (adapter) => {
+    describe.each<UpstreamEra>(['modern', 'legacy'])('upstream connection: %s era', (era) => {
+      let gateway: RunningApp;
+
+      beforeAll(async () => {
+        gateway = await startApp(gatewayModule(proxy.url, era, {}, { maxResponseBytes: MAX_RESPONSE_BYTES }), adapter);
+      });
+      afterAll(async () => {
+        await gateway?.close();
+      });
+
+      it("is the oversized tool error, and the upstream's socket closes before it has written the answer", async () => {
+        const client = await connectElicitingClient(gateway.url);
+        const before = proxy.floods.length;
+        try {
+          const result = (await client.client.callTool({ name: 'ref_big', arguments: {} })) as { isError?: boolean };
+          expect(result.isError).toBe(true);
+          expect(text(result)).toBe(`Upstream "ref": tools/call: the answer exceeds the client's maxResponseBytes`);
+          const flood = proxy.floods[before]!;
+          await flood.closed;
+          expect(flood.finished).toBe(false);
+          // The bound, plus what the sockets' buffers took meanwhile: far from the whole answer.
+          expect(flood.written).toBeLessThan(FLOOD_BYTES / 4);
+        } finally {
+          await client.close();
+        }
+      });
     });
   });
 });

@@ -9,7 +9,7 @@ import { McpTool } from '../../src/index.js';
 import { connectElicitingClient } from '../mrtr/mrtr-client.js';
 import { ADAPTERS, startApp, type RunningApp } from '../support/start-app.js';
 import { BookingUpstreamModule, upstreamRuns } from './support/eliciting-upstream.js';
-import { gatewayModule, type UpstreamEra } from './support/gateway-app.js';
+import { configuredGatewayModule, gatewayModule, type UpstreamEra } from './support/gateway-app.js';
 
 /** Answers the upstream's two questions as a user would. */
 function answer(params: ElicitRequest['params']): ElicitResult {
@@ -105,6 +105,30 @@ describe('McpGatewayModule: an upstream mounted behind our server, its questions
           await client.close();
         }
       });
+    });
+  });
+
+  describe.each(ADAPTERS)('gateway on %s, configured by forRootAsync from ConfigService', (adapter) => {
+    let gateway: RunningApp;
+
+    beforeAll(async () => {
+      gateway = await startApp(configuredGatewayModule(upstream.url, 'modern', 'cfg'), adapter);
+    });
+    afterAll(async () => {
+      await gateway?.close();
+    });
+
+    it('mounts the upstream under the configured prefix, and a call goes through', async () => {
+      const client = await connectElicitingClient(gateway.url);
+      try {
+        const { tools } = await client.client.listTools();
+        expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['cfg_book', 'cfg_sleep']));
+        expect(tools.some((tool) => tool.name.startsWith('ref_'))).toBe(false);
+        const result = await client.client.callTool({ name: 'cfg_sleep', arguments: { ms: 5 } });
+        expect(text(result)).toBe('slept 5 ms');
+      } finally {
+        await client.close();
+      }
     });
   });
 });
