@@ -18,9 +18,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { ChildServer } from './harness/child-server.js';
 import { describeEnvironment, REPO_ROOT, renderEnvironment } from './harness/environment.js';
 import { parseMessage, post } from './harness/http-client.js';
+import { InstanceServers, type CpuReading } from './harness/instance-servers.js';
 import { ensurePeerInstalled, peerPath } from './harness/peer-install.js';
 import {
   ID_PLACEHOLDER,
@@ -180,6 +180,15 @@ function cpuPerResponse(before: number | undefined, after: number | undefined, r
     : undefined;
 }
 
+/** The server's CPU per response and, for a target with an upstream, the upstream's, as Measurement fields. */
+function cpuFields(before: CpuReading, after: CpuReading, responses: number) {
+  const upstream = cpuPerResponse(before.upstream, after.upstream, responses);
+  return {
+    serverCpuUsPerRequest: cpuPerResponse(before.server, after.server, responses),
+    ...(upstream !== undefined && { upstreamCpuUsPerRequest: upstream }),
+  };
+}
+
 function logLoad(workload: Workload, load: LoadResult, options: Options): void {
   const faults = load.non2xx + load.errors + load.timeouts + load.mismatches;
   const unit = workload.kind === 'fixed' ? 'req/s' : workload.id.startsWith('flow') ? 'flows/s' : 'rounds/s';
@@ -207,7 +216,7 @@ function tokenNote(tokenChars: readonly number[] | undefined): string | undefine
  * measured run of the custom loop, and a probe round again.
  */
 async function runRounds(
-  server: ChildServer,
+  server: InstanceServers,
   target: Target,
   workload: Extract<Workload, { kind: 'rounds' }>,
   options: Options,
@@ -247,7 +256,7 @@ async function runRounds(
       round,
       status: 'ok',
       responseBytes: before.bytes,
-      serverCpuUsPerRequest: cpuPerResponse(cpuBefore, cpuAfter, load.responses),
+      ...cpuFields(cpuBefore, cpuAfter, load.responses),
       load,
       note: noteOf(driver.note, target.runNotes?.[workload.id], tokenNote(before.tokenChars)),
       ...(before.tokenChars && { tokenChars: before.tokenChars }),
@@ -271,10 +280,10 @@ async function runInstance(
     log(`  ${workload.label}: FAILED ${problem.split('\n')[0]}`);
     out.push({ target: target.id, workload: workload.id, round, status: 'failed', problem });
   };
-  let server: ChildServer;
+  let server: InstanceServers;
   try {
     const peer: Record<string, string> = target.peerDir ? { BENCH_PEER_DIR: peerPath(target.peerDir) } : {};
-    server = await ChildServer.start(target.script, { ...target.env, ...env, ...peer }, tools);
+    server = await InstanceServers.start(target, { ...target.env, ...env, ...peer }, tools);
   } catch (error) {
     const problem = `did not start: ${(error as Error).message}`;
     log(`  TOOLS=${tools}: ${problem}`);
@@ -293,7 +302,7 @@ async function runInstance(
           if (measured.status === 'failed') fail(workload, measured.problem ?? 'failed');
           else out.push(measured);
         } else {
-          const request = await workload.prepare(server.url, { smoke: options.smoke });
+          const request = await workload.prepare(server.url, { smoke: options.smoke, toolPrefix: target.toolPrefix });
           const before = await probe(server.url, workload, request);
           if (before.problem) {
             fail(workload, `probe: ${before.problem} (body: ${before.raw.slice(0, 300)})`);
@@ -320,7 +329,7 @@ async function runInstance(
             round,
             status: 'ok',
             responseBytes: before.bytes,
-            serverCpuUsPerRequest: cpuPerResponse(cpuBefore, cpuAfter, load.responses),
+            ...cpuFields(cpuBefore, cpuAfter, load.responses),
             load,
             note: noteOf(request.note, target.runNotes?.[workload.id]),
           });
@@ -328,8 +337,8 @@ async function runInstance(
       } catch (error) {
         fail(workload, (error as Error).message);
       }
-      if (server.hasExited) {
-        const problem = `server exited during the run:\n${server.tail()}`;
+      const problem = server.exitProblem();
+      if (problem !== undefined) {
         for (const rest of workloads.slice(workloads.indexOf(workload) + 1)) fail(rest, problem);
         break;
       }
@@ -470,6 +479,7 @@ function runDocument(report: RunReport, options?: Options) {
     ...(options && { options: { ...options, targets: options.targets.map((t) => t.id) } }),
     cells: report.cells,
     layer: report.layer,
+    gateway: report.gateway,
     checks: report.checks,
   };
 }

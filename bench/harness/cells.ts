@@ -20,6 +20,8 @@ export interface Measurement {
   readonly responseBytes?: number;
   /** Server process CPU time (all threads) during the measured run, per response. */
   readonly serverCpuUsPerRequest?: number;
+  /** A target with an upstream (a gateway): the upstream process's CPU time in the same run, per response. */
+  readonly upstreamCpuUsPerRequest?: number;
   readonly load?: LoadResult;
   /** How the target was driven, when that needs saying (e.g. a 2025-era leg without sessions). */
   readonly note?: string;
@@ -54,11 +56,15 @@ export interface Cell {
   readonly p50Ms?: number;
   readonly p99Ms?: number;
   readonly serverCpuUsPerRequest?: number;
+  /** Median of the upstream process's CPU per response (a target with an upstream). */
+  readonly upstreamCpuUsPerRequest?: number;
   /** Responses over all rounds. */
   readonly responses: number;
   readonly faults: Faults;
   readonly rpsPerRound: readonly number[];
   readonly cpuPerRound: readonly (number | undefined)[];
+  /** A target with an upstream: each round's upstream CPU per response. */
+  readonly upstreamCpuPerRound?: readonly (number | undefined)[];
 }
 
 export interface CheckOutcome {

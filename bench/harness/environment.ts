@@ -30,6 +30,7 @@ const PACKAGES = [
   '@rekog/mcp-nest',
   '@modelcontextprotocol/server',
   '@modelcontextprotocol/node',
+  '@modelcontextprotocol/client',
   'zod',
   'class-validator',
   'autocannon',

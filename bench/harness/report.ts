@@ -56,6 +56,10 @@ export function aggregate(measurements: readonly Measurement[]): Cell[] {
         p50Ms: median(responded.map((m) => m.load.latencyMs.p50)),
         p99Ms: median(responded.map((m) => m.load.latencyMs.p99)),
         serverCpuUsPerRequest: median(responded.map((m) => m.serverCpuUsPerRequest)),
+        ...(loaded.some((m) => m.upstreamCpuUsPerRequest !== undefined) && {
+          upstreamCpuUsPerRequest: median(responded.map((m) => m.upstreamCpuUsPerRequest)),
+          upstreamCpuPerRound: loaded.map((m) => m.upstreamCpuUsPerRequest),
+        }),
         responses: sum((l) => l.responses),
         faults: {
           non2xx: sum((l) => l.non2xx),
@@ -99,12 +103,14 @@ function targetLabel(id: TargetId): string {
   return TARGETS.find((t) => t.id === id)?.label ?? id;
 }
 
-/** Every round's req/s and server CPU/req, in the order the rounds ran. */
+/** Every round's req/s and server CPU/req (+ its upstream's, for a gateway), in the order the rounds ran. */
 function perRound(cell: Cell): string {
   return cell.rpsPerRound
     .map((rps, i) => {
       const cpu = cell.cpuPerRound[i];
-      return `${fmtInt(rps)}${cpu !== undefined ? ` (${fmtInt(cpu)} us)` : ''}`;
+      const upstream = cell.upstreamCpuPerRound?.[i];
+      const upstreamPart = upstream !== undefined ? ` + upstream ${fmtInt(upstream)}` : '';
+      return `${fmtInt(rps)}${cpu !== undefined ? ` (${fmtInt(cpu)}${upstreamPart} us)` : ''}`;
     })
     .join(' / ');
 }
@@ -133,7 +139,7 @@ export function renderTable(cells: readonly Cell[], markdown = false): string {
       const label = WORKLOADS[workload].label;
       if (cell.status !== 'ok') {
         const target = TARGETS.find((t) => t.id === cell.target);
-        if (cell.status === 'n/a' && target?.floor) continue;
+        if (cell.status === 'n/a' && target?.callOnly) continue;
         const note =
           cell.status === 'n/a' ? (target?.notes?.[workload] ?? target?.note ?? 'n/a') : (cell.problem ?? '');
         const row = [
@@ -165,7 +171,13 @@ export function renderTable(cells: readonly Cell[], markdown = false): string {
           ? `non2xx ${faults.non2xx}, errors ${faults.errors}, timeouts ${faults.timeouts}, mismatches ${faults.mismatches}`
           : rps === undefined
             ? 'no response completed in the measured window'
-            : (cell.note ?? '');
+            : [
+                cell.note,
+                cell.upstreamCpuUsPerRequest !== undefined &&
+                  `upstream process CPU ${fmtInt(cell.upstreamCpuUsPerRequest)} us/req (not in srv CPU)`,
+              ]
+                .filter((part): part is string => typeof part === 'string' && part.length > 0)
+                .join('; ');
       rows.push([
         label,
         targetLabel(cell.target),

@@ -5,6 +5,7 @@
 import type { Cell, CheckOutcome, Measurement } from './cells.js';
 import type { RunEnvironment } from './environment.js';
 import { renderFlows } from './flow-report.js';
+import { gatewayCosts, renderGatewayCosts, type GatewayCost } from './gateway-report.js';
 import { renderMicro, type MicroRow } from './micro-report.js';
 import {
   aggregate,
@@ -37,6 +38,8 @@ export interface RunReport {
   readonly cells: Cell[];
   readonly checks: CheckOutcome[];
   readonly layer: LayerCost[];
+  /** A call through each gateway target against our call + the upstream's (none when no gateway ran `call`). */
+  readonly gateway: GatewayCost[];
   /** What failed: workloads that failed, workloads with faulty responses, the micro-benchmark. */
   readonly failed: Cell[];
   readonly faulty: Cell[];
@@ -49,6 +52,7 @@ export function reportOf(record: RunRecord): RunReport {
     cells,
     checks: evaluateChecks(cells),
     layer: layerCosts(cells),
+    gateway: gatewayCosts(cells),
     failed: cells.filter((c) => c.status === 'failed'),
     faulty: cells.filter((c) => faultCount(c.faults) > 0),
   };
@@ -59,6 +63,14 @@ function flowLines(report: RunReport, wrap: (flows: string) => string[], markdow
   const flows = renderFlows(report.cells, markdown);
   return flows.length > 0 ? wrap(flows) : [];
 }
+
+/** The gateway section's lines, or none when no gateway target ran `call`. */
+function gatewayLines(report: RunReport, wrap: (costs: string) => string[]): string[] {
+  return report.gateway.length > 0 ? wrap(renderGatewayCosts(report.gateway)) : [];
+}
+
+const GATEWAY_HEADING =
+  "A tools/call through the gateway vs our call + the upstream's (medians; the upstream process's CPU is not in the gateway's):";
 
 const severalRounds = (record: RunRecord) => record.measurements.some((m) => m.round > 1);
 
@@ -79,6 +91,7 @@ export function renderText(report: RunReport, renderEnvironment: (env: RunEnviro
     'Our layer on tools/call add (server CPU per request, ours minus the bare Nest route on the same adapter), and our rates as shares:',
     renderLayerCosts(report.layer),
     '',
+    ...gatewayLines(report, (costs) => [GATEWAY_HEADING, costs, '']),
     ...flowLines(report, (flows) => [
       'MRTR flows (server CPU, medians; round k alone = the retry answering question k, fresh tokens):',
       flows,
@@ -128,6 +141,16 @@ export function renderMarkdown(report: RunReport, level: 1 | 2 = 1): string {
     renderLayerCosts(report.layer),
     '```',
     '',
+    ...gatewayLines(report, (costs) => [
+      `${h(2)} A call through the gateway`,
+      '',
+      GATEWAY_HEADING,
+      '',
+      '```text',
+      costs,
+      '```',
+      '',
+    ]),
     ...flowLines(
       report,
       (flows) => [

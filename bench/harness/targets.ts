@@ -1,7 +1,7 @@
 /** The servers under test, in the order they run, and the workloads each one can serve. */
 import { fileURLToPath } from 'node:url';
 
-import { BENCH_PAGE_SIZE } from '../shared/bench-spec.js';
+import { BENCH_PAGE_SIZE, GATEWAY_PREFIX } from '../shared/bench-spec.js';
 import type { WorkloadId } from './workload-types.js';
 import { WORKLOAD_IDS } from './workloads.js';
 
@@ -12,6 +12,8 @@ export type TargetId =
   | 'nest-express-route'
   | 'mocapi-fastify'
   | 'mocapi-express'
+  | 'mocapi-gateway'
+  | 'mocapi-gateway-2025'
   | 'mcp-nest'
   | 'mcp-nest-fastify'
   | 'mcp-nest-nest12'
@@ -45,8 +47,30 @@ export interface Target {
   readonly workloadEnv?: Partial<Record<WorkloadId, Readonly<Record<string, string>>>>;
   /** Run by default (without --only). */
   readonly byDefault: boolean;
-  /** A framework floor (one workload): the table leaves out its n/a rows. */
-  readonly floor?: boolean;
+  /**
+   * Serves `tools/call add` only, on purpose (the framework floors, the gateways): the table leaves
+   * out its n/a rows.
+   */
+  readonly callOnly?: boolean;
+  /**
+   * A second server the harness starts first, on a port of its own, for every instance of the
+   * target: the upstream a gateway relays to. The target gets its endpoint as env UPSTREAM_URL,
+   * and its CPU is read next to the target's.
+   */
+  readonly upstream?: Upstream;
+  /** Put before the tool the `call` workload calls, with `_`: a gateway serves its upstream's `add` as `up_add`. */
+  readonly toolPrefix?: string;
+}
+
+export interface Upstream {
+  readonly label: string;
+  readonly script: string;
+  readonly env: Readonly<Record<string, string>>;
+  /**
+   * The row that measures the upstream's call on its own (the same server and wire, loaded
+   * directly): "the upstream's" figures of the gateway's cost line.
+   */
+  readonly alone: readonly [TargetId, WorkloadId];
 }
 
 const script = (name: string): string => fileURLToPath(new URL(`../servers/${name}.js`, import.meta.url));
@@ -63,6 +87,8 @@ const FLOOR_NOTE = 'framework floor: tools/call add only';
 const MCP_NEST_PEER = 'bench/peers/mcp-nest';
 const LISTS: readonly WorkloadId[] = ['list10', 'list100', 'list500', 'list2000'];
 const MCP_NEST_WORKLOADS: readonly WorkloadId[] = ['call', ...LISTS, 'legacy-call', 'legacy-elicit'];
+/** The gateways relay `tools/call add`, the Done-when of issue 43 (a call through the gateway). */
+const GATEWAY_NOTE = `a gateway: tools/call add only (its upstream's add, as ${GATEWAY_PREFIX}_add)`;
 /** Our default page (1,000 tools) would cut the 2,000-tool list in two. */
 const OUR_RUN_NOTES = { list2000: `pageSize ${BENCH_PAGE_SIZE} (default 1000): one page` } as const;
 /**
@@ -93,7 +119,7 @@ export const TARGETS: readonly Target[] = [
     workloads: ['call'],
     note: FLOOR_NOTE,
     byDefault: true,
-    floor: true,
+    callOnly: true,
   },
   {
     id: 'nest-fastify-route',
@@ -103,7 +129,7 @@ export const TARGETS: readonly Target[] = [
     workloads: ['call'],
     note: FLOOR_NOTE,
     byDefault: true,
-    floor: true,
+    callOnly: true,
   },
   {
     id: 'nest-express-route',
@@ -113,7 +139,7 @@ export const TARGETS: readonly Target[] = [
     workloads: ['call'],
     note: FLOOR_NOTE,
     byDefault: true,
-    floor: true,
+    callOnly: true,
   },
   {
     id: 'mocapi-fastify',
@@ -132,6 +158,42 @@ export const TARGETS: readonly Target[] = [
     workloads: ALL,
     runNotes: OUR_RUN_NOTES,
     byDefault: true,
+  },
+  {
+    id: 'mocapi-gateway',
+    label: 'ours as a gateway, Fastify',
+    script: script('mocapi-gateway'),
+    env: {},
+    upstream: {
+      label: 'ours, Fastify (mocapi-fastify), 2026-07-28 pinned',
+      script: script('mocapi-fastify'),
+      env: {},
+      alone: ['mocapi-fastify', 'call'],
+    },
+    toolPrefix: GATEWAY_PREFIX,
+    workloads: ['call'],
+    note: GATEWAY_NOTE,
+    runNotes: { call: `${GATEWAY_PREFIX}_add relayed to ours (Fastify), 2026-07-28 pinned` },
+    byDefault: true,
+    callOnly: true,
+  },
+  {
+    id: 'mocapi-gateway-2025',
+    label: 'ours as a gateway, Fastify, 2025-era upstream',
+    script: script('mocapi-gateway'),
+    env: { UPSTREAM_ERA: 'legacy' },
+    upstream: {
+      label: "ours, Fastify (mocapi-fastify), the official client's default: 2025 era",
+      script: script('mocapi-fastify'),
+      env: {},
+      alone: ['mocapi-fastify', 'legacy-call'],
+    },
+    toolPrefix: GATEWAY_PREFIX,
+    workloads: ['call'],
+    note: `opt-in; ${GATEWAY_NOTE}`,
+    runNotes: { call: `${GATEWAY_PREFIX}_add relayed to ours (Fastify) on 2025-era sessions` },
+    byDefault: false,
+    callOnly: true,
   },
   {
     id: 'mcp-nest',

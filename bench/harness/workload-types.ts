@@ -22,6 +22,8 @@ export type WorkloadId =
 export interface PrepareContext {
   /** A --smoke run: prefetched pools are a twentieth of their size. */
   readonly smoke: boolean;
+  /** The target's Target.toolPrefix: `call` calls `<prefix>_add` (a gateway's name for its upstream's add). */
+  readonly toolPrefix?: string;
 }
 
 interface WorkloadBase {

@@ -16,7 +16,7 @@ import { prepareRounds } from './legacy-rounds.js';
 import { openLegacySession, SESSIONLESS_NOTE } from './legacy-session.js';
 import { MRTR_WORKLOADS } from './mrtr-workloads.js';
 import { acceptingAnswer, checkList, checkTextResult, inputRequiredParts, modernRequest } from './rpc-checks.js';
-import type { FixedWorkload, ListWorkloadId, Workload, WorkloadId } from './workload-types.js';
+import type { FixedWorkload, ListWorkloadId, PrepareContext, Workload, WorkloadId } from './workload-types.js';
 
 export const WORKLOAD_IDS: readonly WorkloadId[] = [
   'call',
@@ -47,8 +47,11 @@ export const WORKLOAD_IDS: readonly WorkloadId[] = [
 export const SKIPPED_IN_SMOKE: readonly WorkloadId[] = ['list2000', 'flow1', 'flow2', 'flow4', 'flow8-r2', 'flow8-r4'];
 export const SMOKE_WORKLOAD_IDS: readonly WorkloadId[] = WORKLOAD_IDS.filter((w) => !SKIPPED_IN_SMOKE.includes(w));
 
-const callRequest = (): FixedRequest =>
-  modernRequest('tools/call', { name: ADD_TOOL.name, arguments: ADD_ARGUMENTS }, ADD_TOOL.name);
+/** `tools/call add`, or `<prefix>_add` on a target that serves it under a prefix (a gateway). */
+function callRequest(context: PrepareContext): FixedRequest {
+  const name = context.toolPrefix === undefined ? ADD_TOOL.name : `${context.toolPrefix}_${ADD_TOOL.name}`;
+  return modernRequest('tools/call', { name, arguments: ADD_ARGUMENTS }, name);
+}
 const confirmRequest = (extra: Record<string, unknown> = {}): FixedRequest =>
   modernRequest(
     'tools/call',
@@ -99,7 +102,7 @@ export const WORKLOADS: Readonly<Record<WorkloadId, Workload>> = {
     kind: 'fixed',
     label: 'tools/call add',
     tools: 10,
-    prepare: async () => callRequest(),
+    prepare: async (_url, context) => callRequest(context),
     check: (status, message) => checkTextResult(status, message, ADD_EXPECTED_TEXT),
   },
   list10: listWorkload('list10', 10),

@@ -49,6 +49,12 @@ export function stepMessage(step: number, steps: number): string {
   return `Step ${step} of ${steps}?`;
 }
 
+/**
+ * The prefix under which the gateway targets mount their upstream: the upstream's `add` is the
+ * gateway's `up_add`.
+ */
+export const GATEWAY_PREFIX = 'up';
+
 /** `add(2, 3)`: the trivial tool call every target must answer with the text "5". */
 export const ADD_ARGUMENTS = { a: 2, b: 3 } as const;
 export const ADD_EXPECTED_TEXT = '5';
