@@ -41,6 +41,11 @@ export class McpClientConnection {
     return this.server.name;
   }
 
+  /** The server's URL; undefined for a `stdio` server. */
+  get url(): URL | undefined {
+    return this.server.url;
+  }
+
   /**
    * The connected official `Client` (connecting first if needed). Requests that pass no `timeout`
    * wait at most the server's `timeoutMs`; a server that is down, slow or not speaking MCP fails

@@ -44,8 +44,9 @@ import {
  * way, wrong options fail the application's startup with the same errors.
  *
  * Questions an upstream asks (its `input_required`, or a 2025-era upstream's pushed
- * `elicitation/create`) go to the downstream client through this server's own elicitation. See
- * docs/composition.md.
+ * `elicitation/create`) go to the downstream client through this server's own elicitation. With
+ * an OpenTelemetry SDK registered, each request sent upstream has a CLIENT span (a child of the
+ * call's span), whose trace context goes upstream in `params._meta`. See docs/composition.md.
  *
  * @publicApi
  */

@@ -1,9 +1,32 @@
 import type { McpExchange } from '../protocol/mcp-exchange.js';
 
 /** What the gateway uses of `@opentelemetry/api`, when the application has it. */
-interface TraceApi {
-  context: { active(): unknown };
-  propagation: { inject(context: unknown, carrier: Record<string, unknown>): void };
+export interface TraceApi {
+  context: { active(): unknown; with<T>(context: unknown, run: () => T): T };
+  propagation: {
+    inject(context: unknown, carrier: Record<string, unknown>): void;
+    extract(context: unknown, carrier: Record<string, unknown>): unknown;
+  };
+  trace: {
+    getTracer(name: string): Tracer;
+    getSpan(context: unknown): Span | undefined;
+    setSpan(context: unknown, span: Span): unknown;
+  };
+  SpanKind: { CLIENT: number };
+  SpanStatusCode: { ERROR: number };
+}
+
+/** The parts of an OpenTelemetry tracer the gateway uses. */
+export interface Tracer {
+  startSpan(name: string, options: { kind: number }, context: unknown): Span;
+}
+
+/** The parts of an OpenTelemetry span the gateway uses. */
+export interface Span {
+  isRecording(): boolean;
+  setAttributes(attributes: Record<string, string | number>): void;
+  setStatus(status: { code: number; message?: string }): void;
+  end(): void;
 }
 
 /** `@opentelemetry/api` once loaded: undefined before, null when the application does not have it. */
@@ -19,9 +42,15 @@ export async function loadTraceApi(): Promise<void> {
   );
 }
 
+/** `@opentelemetry/api` when the application has it (after {@link loadTraceApi}), else undefined. */
+export function traceApi(): TraceApi | undefined {
+  return api ?? undefined;
+}
+
 /**
  * The W3C trace context an upstream request carries in `_meta`: the current one (our server span,
  * with `McpOpenTelemetryModule`), else the caller's own `traceparent` / `tracestate` passed on.
+ * The request's CLIENT span replaces it with its own when there is one (see `upstream-span.ts`).
  */
 export function traceMeta(exchange: McpExchange | undefined): { _meta?: Record<string, unknown> } {
   const carrier: Record<string, unknown> = {};

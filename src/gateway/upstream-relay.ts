@@ -7,6 +7,7 @@ import type { ResolvedMcpGatewayUpstream } from './mcp-gateway.options.js';
 import { McpUpstreamError } from './mcp-upstream.error.js';
 import { McpUpstreamUnavailableException } from './mcp-upstream-unavailable.exception.js';
 import { upstreamFailure } from './upstream-failure.js';
+import { inUpstreamSpan } from './upstream-span.js';
 import { WaitingUpstreamCall } from './waiting-upstream-call.js';
 
 /** The methods whose upstream answer may be a question for the user. */
@@ -103,7 +104,10 @@ export class UpstreamRelay {
     return client;
   }
 
-  /** One request upstream, bounded in time, size and concurrency; an `input_required` answer is returned as is. */
+  /**
+   * One request upstream, bounded in time, size and concurrency, in its CLIENT span
+   * ({@link inUpstreamSpan}); an `input_required` answer is returned as is.
+   */
   private async send(
     client: Client,
     method: RelayedMethod,
@@ -115,28 +119,30 @@ export class UpstreamRelay {
     if (this.active >= maxConcurrentCalls) {
       throw new McpUpstreamUnavailableException(name, `is already running ${maxConcurrentCalls} calls of this server`);
     }
-    this.active++;
-    let result: UpstreamResult;
-    try {
-      result = (await client.request({ method, params } as never, {
-        allowInputRequired: true,
-        timeout: timeoutMs,
-        ...(waiting && { signal: waiting.signal }),
-      })) as UpstreamResult;
-    } catch (error) {
-      throw upstreamFailure(name, method, error);
-    } finally {
-      this.active--;
-    }
-    const size = JSON.stringify(result).length;
-    if (size > maxResultChars) {
-      throw new McpUpstreamError(
-        name,
-        'too-large',
-        `${method}: the answer (${size} characters) exceeds ${maxResultChars}`,
-      );
-    }
-    return result;
+    return inUpstreamSpan(client, this.connection.url, method, params, async (sent) => {
+      this.active++;
+      let result: UpstreamResult;
+      try {
+        result = (await client.request({ method, params: sent } as never, {
+          allowInputRequired: true,
+          timeout: timeoutMs,
+          ...(waiting && { signal: waiting.signal }),
+        })) as UpstreamResult;
+      } catch (error) {
+        throw upstreamFailure(name, method, error);
+      } finally {
+        this.active--;
+      }
+      const size = JSON.stringify(result).length;
+      if (size > maxResultChars) {
+        throw new McpUpstreamError(
+          name,
+          'too-large',
+          `${method}: the answer (${size} characters) exceeds ${maxResultChars}`,
+        );
+      }
+      return result;
+    });
   }
 
   /** A call to a 2025-era upstream, whose questions come pushed while it waits (see the class). */
