@@ -1,9 +1,12 @@
 import { McpClientError } from './mcp-client.error.js';
+import { bodyCounter, boundedBody } from './size-bounded-fetch.js';
 
 /** A token is fetched again this long before it expires (or at half its life, if shorter). */
 const EXPIRY_MARGIN_MS = 30_000;
 /** The lifetime assumed when the token endpoint gives no `expires_in`. */
 const DEFAULT_LIFETIME_MS = 300_000;
+/** A token response is a few kilobytes; past this its body is not read further. */
+export const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
 
 /** How this application authenticates to the token endpoint. */
 export interface TokenEndpointClient {
@@ -58,7 +61,7 @@ export async function requestToken(
       { cause: error },
     );
   }
-  const answer = (await response.json().catch(() => undefined)) as
+  const answer = (await readJson(server, response)) as
     { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown } | undefined;
   if (!response.ok) {
     const reason =
@@ -74,4 +77,23 @@ export async function requestToken(
   const lifetime =
     typeof answer.expires_in === 'number' && answer.expires_in > 0 ? answer.expires_in * 1000 : DEFAULT_LIFETIME_MS;
   return { token: answer.access_token, refreshAt: started + lifetime - Math.min(EXPIRY_MARGIN_MS, lifetime / 2) };
+}
+
+/** The response's JSON, read to at most {@link MAX_TOKEN_RESPONSE_BYTES}; undefined when it is no JSON. */
+async function readJson(server: string, response: Response): Promise<unknown> {
+  if (response.body === null) return undefined;
+  const body = boundedBody(
+    response.body,
+    bodyCounter(MAX_TOKEN_RESPONSE_BYTES),
+    () =>
+      new McpClientError(
+        server,
+        'invalid-response',
+        `the token endpoint's answer is larger than ${MAX_TOKEN_RESPONSE_BYTES} bytes`,
+      ),
+  );
+  return new Response(body).json().catch((error: unknown) => {
+    if (error instanceof McpClientError) throw error;
+    return undefined;
+  });
 }
