@@ -133,7 +133,7 @@ describe('McpClientModule: an upstream that cannot answer gives a clear McpClien
     }
   });
 
-  describe('the transient error (HTTP 503, Retry-After, -32051)', () => {
+  describe('through a recording proxy', () => {
     let proxy: RecordingProxy;
 
     beforeEach(async () => {
@@ -143,94 +143,87 @@ describe('McpClientModule: an upstream that cannot answer gives a clear McpClien
       await proxy.close();
     });
 
-    it.each([
-      ['the default settings', {}],
-      ['2026-07-28 pinned', { clientOptions: PIN_2026 }],
-    ])('is retried after Retry-After, at most `retries` times, with %s', async (_label, options) => {
-      const { app, forecast } = await startForecastApp({ url: proxy.url, retries: 2, ...options });
-      try {
-        await forecast.upstream.client();
-        proxy.failNext(2, '1');
-        const posts = (): number => proxy.seen.filter((request) => request.method === 'POST').length;
-        const before = posts();
-        const started = Date.now();
-        expect(await forecast.callText('add', { a: 4, b: 5 })).toBe('9');
-        expect(posts() - before).toBe(3);
-        expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
-      } finally {
-        await app.close();
-      }
-    });
-
-    it('fails as unavailable, with the server retryAfterMs, once the retries are spent', async () => {
-      const { app, forecast } = await startForecastApp({ url: proxy.url, retries: 1 });
-      try {
-        await forecast.upstream.client();
-        proxy.failNext(5, '0');
-        const error = await forecast.callText('add', { a: 4, b: 5 }).catch((e: unknown) => e);
-        expect(error).toBeInstanceOf(McpClientError);
-        expect(error).toMatchObject({ failure: 'unavailable', retryAfterMs: 0, server: 'upstream' });
-        expect(proxy.seen.filter((request) => request.method === 'POST').length).toBeGreaterThanOrEqual(2);
-      } finally {
-        await app.close();
-      }
-    });
-
-    it('is not waited for when Retry-After exceeds maxRetryDelayMs', async () => {
-      const { app, forecast } = await startForecastApp({ url: proxy.url, retries: 2, maxRetryDelayMs: 1000 });
-      try {
-        await forecast.upstream.client();
-        proxy.failNext(1, '30');
-        const started = Date.now();
-        const error = await forecast.callText('add', { a: 4, b: 5 }).catch((e: unknown) => e);
-        expect(error).toMatchObject({ failure: 'unavailable', retryAfterMs: 30_000 });
-        expect(Date.now() - started).toBeLessThan(1000);
-      } finally {
-        await app.close();
-      }
-    });
-  });
-
-  describe('an answer over maxResponseBytes', () => {
-    let proxy: RecordingProxy;
-
-    beforeEach(async () => {
-      proxy = await startRecordingProxy(upstream.url);
-    });
-    afterEach(async () => {
-      await proxy.close();
-    });
-
-    it.each([
-      ['SSE', 'the default settings', 'sse', {}],
-      ['SSE', '2026-07-28 pinned', 'sse', { clientOptions: PIN_2026 }],
-      ['JSON', 'the default settings', 'json', {}],
-      ['JSON', '2026-07-28 pinned', 'json', { clientOptions: PIN_2026 }],
-    ] as const)(
-      '(20 MB of %s, %s): too-large at once, the rest unread; the connection serves the next call',
-      async (_type, _label, as, options) => {
-        const { app, forecast } = await startForecastApp({ url: proxy.url, maxResponseBytes: 65_536, ...options });
+    describe('the transient error (HTTP 503, Retry-After, -32051)', () => {
+      it.each([
+        ['the default settings', {}],
+        ['2026-07-28 pinned', { clientOptions: PIN_2026 }],
+      ])('is retried after Retry-After, at most `retries` times, with %s', async (_label, options) => {
+        const { app, forecast } = await startForecastApp({ url: proxy.url, retries: 2, ...options });
         try {
           await forecast.upstream.client();
-          proxy.flood('add', 20 * 1024 * 1024, as);
+          proxy.failNext(2, '1');
+          const posts = (): number => proxy.seen.filter((request) => request.method === 'POST').length;
+          const before = posts();
           const started = Date.now();
-          const error = await forecast.callText('add', { a: 1, b: 2 }).catch((e: unknown) => e);
-          expect(error).toBeInstanceOf(McpClientError);
-          expect(error).toMatchObject({
-            server: 'upstream',
-            failure: 'too-large',
-            message: 'MCP server "upstream": tools/call: the answer is larger than 65536 bytes (maxResponseBytes)',
-          });
-          expect(Date.now() - started).toBeLessThan(2000);
-          const [flood] = proxy.floods;
-          await flood!.closed;
-          expect(flood!.finished).toBe(false);
-          expect(flood!.written).toBeLessThan(5 * 1024 * 1024);
-          expect(await forecast.callText('sleep', { ms: 0 })).toBe('slept 0 ms');
+          expect(await forecast.callText('add', { a: 4, b: 5 })).toBe('9');
+          expect(posts() - before).toBe(3);
+          expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
         } finally {
           await app.close();
         }
-      },
-    );
+      });
+
+      it('fails as unavailable, with the server retryAfterMs, once the retries are spent', async () => {
+        const { app, forecast } = await startForecastApp({ url: proxy.url, retries: 1 });
+        try {
+          await forecast.upstream.client();
+          proxy.failNext(5, '0');
+          const error = await forecast.callText('add', { a: 4, b: 5 }).catch((e: unknown) => e);
+          expect(error).toBeInstanceOf(McpClientError);
+          expect(error).toMatchObject({ failure: 'unavailable', retryAfterMs: 0, server: 'upstream' });
+          expect(proxy.seen.filter((request) => request.method === 'POST').length).toBeGreaterThanOrEqual(2);
+        } finally {
+          await app.close();
+        }
+      });
+
+      it('is not waited for when Retry-After exceeds maxRetryDelayMs', async () => {
+        const { app, forecast } = await startForecastApp({ url: proxy.url, retries: 2, maxRetryDelayMs: 1000 });
+        try {
+          await forecast.upstream.client();
+          proxy.failNext(1, '30');
+          const started = Date.now();
+          const error = await forecast.callText('add', { a: 4, b: 5 }).catch((e: unknown) => e);
+          expect(error).toMatchObject({ failure: 'unavailable', retryAfterMs: 30_000 });
+          expect(Date.now() - started).toBeLessThan(1000);
+        } finally {
+          await app.close();
+        }
+      });
+    });
+
+    describe('an answer over maxResponseBytes', () => {
+      it.each([
+        ['SSE', 'the default settings', 'sse', {}],
+        ['SSE', '2026-07-28 pinned', 'sse', { clientOptions: PIN_2026 }],
+        ['JSON', 'the default settings', 'json', {}],
+        ['JSON', '2026-07-28 pinned', 'json', { clientOptions: PIN_2026 }],
+      ] as const)(
+        '(20 MB of %s, %s): too-large at once, the rest unread; the connection serves the next call',
+        async (_type, _label, as, options) => {
+          const { app, forecast } = await startForecastApp({ url: proxy.url, maxResponseBytes: 65_536, ...options });
+          try {
+            await forecast.upstream.client();
+            proxy.flood('add', 20 * 1024 * 1024, as);
+            const started = Date.now();
+            const error = await forecast.callText('add', { a: 1, b: 2 }).catch((e: unknown) => e);
+            expect(error).toBeInstanceOf(McpClientError);
+            expect(error).toMatchObject({
+              server: 'upstream',
+              failure: 'too-large',
+              message: 'MCP server "upstream": tools/call: the answer is larger than 65536 bytes (maxResponseBytes)',
+            });
+            expect(Date.now() - started).toBeLessThan(2000);
+            const [flood] = proxy.floods;
+            await flood!.closed;
+            expect(flood!.finished).toBe(false);
+            expect(flood!.written).toBeLessThan(5 * 1024 * 1024);
+            expect(await forecast.callText('sleep', { ms: 0 })).toBe('slept 0 ms');
+          } finally {
+            await app.close();
+          }
+        },
+      );
+    });
   });
 });

@@ -170,6 +170,21 @@ describe('McpGatewayModule: trace context upstream, with an OpenTelemetry SDK', 
     }
   });
 
+  it('a tool error upstream: the CLIENT span has an error status and error.type tool_error', async () => {
+    const gateway = await tracedGateway('fastify', 'modern');
+    try {
+      const traceId = newTraceId();
+      const result = await callGateway(gateway, traceId, 'tools/call', { name: 'ref_refuse', arguments: {} });
+      expect(result.json.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'No tables left.' }] });
+      const [client] = clientSpans(traceId);
+      expect(client?.name).toBe('tools/call refuse');
+      expect(client!.status.code).toBe(SpanStatusCode.ERROR);
+      expect(client!.attributes['error.type']).toBe('tool_error');
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it("without McpOpenTelemetryModule: the CLIENT span continues the caller's trace", async () => {
     const gateway = await startApp(gatewayModule(upstream.url, 'modern'), 'fastify');
     try {

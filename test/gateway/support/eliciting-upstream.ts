@@ -17,7 +17,7 @@ export class SleepDto {
 /** How many times each upstream handler ran (a replay engine runs a handler once per round). */
 export const upstreamRuns = { book: 0 };
 
-/** Our own MCP server as the upstream: a tool that asks two questions, a slow one, a large one. */
+/** Our own MCP server as the upstream: a tool that asks two questions, a slow one, a large one, one that fails. */
 @Injectable()
 export class BookingTools {
   constructor(private readonly elicitation: ElicitationContext) {}
@@ -51,6 +51,11 @@ export class BookingTools {
   @McpTool({ name: 'big', description: 'Answers 5000 characters' })
   big(): string {
     return 'x'.repeat(5000);
+  }
+
+  @McpTool({ name: 'refuse', description: 'Always answers a tool error' })
+  refuse(): { content: Array<{ type: 'text'; text: string }>; isError: true } {
+    return { content: [{ type: 'text', text: 'No tables left.' }], isError: true };
   }
 
   @McpPrompt({ name: 'greeting', description: 'A greeting' })
