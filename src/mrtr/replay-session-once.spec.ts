@@ -2,7 +2,7 @@ import { McpClock } from '../core/mcp-clock.js';
 import type { ClientCapabilities, ElicitResult } from '../protocol/wire-types.js';
 import { RequestedSchemaBuilder } from '../schema/requested-schema-builder.js';
 import { AesGcmRequestStateCodec } from './aes-gcm-request-state-codec.js';
-import { isInputRequired } from './exceptions/input-required.exception.js';
+import { type InputRequiredException, isInputRequired } from './exceptions/input-required.exception.js';
 import { RequestStateTooLargeException } from './exceptions/request-state-too-large.exception.js';
 import { ReplaySession } from './replay-session.js';
 import type { RequestBinding, RequestStatePayload } from './request-state-payload.js';
@@ -22,6 +22,17 @@ const ask = (s: ReplaySession, message: string) =>
       { request: { method: 'elicitation/create', params: { message, requestedSchema: schema } } },
     ])[0] as ElicitResult
   ).content?.['name'];
+
+/** The input-required signal a first question throws (the round ends there). */
+function askedSignal(session: ReplaySession): InputRequiredException {
+  try {
+    ask(session, 'Name?');
+  } catch (e) {
+    if (isInputRequired(e)) return e;
+    throw e;
+  }
+  throw new Error('expected the input-required signal');
+}
 
 type Outcome<R> = { done: R } | { state: string; keys: string[] };
 
@@ -106,13 +117,7 @@ describe('ReplaySession.once', () => {
     const session = new ReplaySession({ binding, clientCapabilities: caps, now: NOW });
     await session.once(() => 'first');
     const running = session.once(() => slow);
-    let signal: unknown;
-    try {
-      ask(session, 'Name?');
-    } catch (e) {
-      signal = e;
-    }
-    if (!isInputRequired(signal)) throw new Error('expected the input-required signal');
+    const signal = askedSignal(session);
     expect(session.nextPayload(signal).memos).toEqual(['first']);
     release('late');
     await running;
@@ -125,13 +130,7 @@ describe('ReplaySession.once', () => {
     );
     const session = new ReplaySession({ binding, clientCapabilities: caps, now: NOW });
     await session.once(() => 'x'.repeat(5000));
-    let signal: unknown;
-    try {
-      ask(session, 'Name?');
-    } catch (e) {
-      signal = e;
-    }
-    if (!isInputRequired(signal)) throw new Error('expected the input-required signal');
+    const signal = askedSignal(session);
     expect(() => small.seal(session.nextPayload(signal))).toThrow(RequestStateTooLargeException);
   });
 

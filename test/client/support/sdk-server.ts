@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { serveMcpOnLoopback } from '../../support/serve-mcp-on-loopback.js';
 
 export interface SdkServer {
   readonly url: string;
@@ -25,21 +24,12 @@ export async function startSdkServer(): Promise<SdkServer> {
     return server;
   });
   const node = toNodeHandler(handler);
-  const server: Server = createServer((req, res) => {
-    if (req.url !== '/mcp') {
-      res.writeHead(404).end();
-      return;
-    }
-    void node(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await serveMcpOnLoopback(node);
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: listening.url,
     close: async () => {
       await handler.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await listening.close();
     },
   };
 }

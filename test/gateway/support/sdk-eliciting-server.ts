@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   McpServer,
@@ -10,6 +8,7 @@ import {
   isLegacyRequest,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { serveMcpOnLoopback } from '../../support/serve-mcp-on-loopback.js';
 
 export interface SdkElicitingServer {
   readonly url: string;
@@ -92,23 +91,14 @@ export async function startSdkElicitingServer(): Promise<SdkElicitingServer> {
   const node = toNodeHandler({
     fetch: async (request) => ((await isLegacyRequest(request.clone())) ? legacy(request) : modern.fetch(request)),
   });
-  const server: Server = createServer((req, res) => {
-    if (req.url !== '/mcp') {
-      res.writeHead(404).end();
-      return;
-    }
-    void node(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await serveMcpOnLoopback(node);
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: listening.url,
     runs: () => runs,
     close: async () => {
       await modern.close();
       await Promise.all([...sessions.values()].map((transport) => transport.close()));
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await listening.close();
     },
   };
 }
