@@ -1,5 +1,5 @@
 import { McpError } from '../protocol/mcp.error.js';
-import { TASK_QUEUE_UNAVAILABLE } from './task-queue-unavailable.exception.js';
+import { transientErrorArgs } from '../protocol/transient-error.js';
 
 /**
  * A task call found the queue full (`maxQueuedTasks` tasks waiting): JSON-RPC error -32051 with
@@ -13,13 +13,12 @@ export class McpTaskQueueFullException extends McpError {
     readonly maxQueuedTasks: number,
     readonly retryAfterMs = 1000,
   ) {
-    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
     super(
-      TASK_QUEUE_UNAVAILABLE,
-      `The task queue is full (${maxQueuedTasks} tasks waiting); retry after ${seconds} s`,
-      { retryAfterMs, maxQueuedTasks },
-      503,
-      { 'retry-after': String(seconds) },
+      ...transientErrorArgs(
+        retryAfterMs,
+        (seconds) => `The task queue is full (${maxQueuedTasks} tasks waiting); retry after ${seconds} s`,
+        { retryAfterMs, maxQueuedTasks },
+      ),
     );
     this.name = 'McpTaskQueueFullException';
   }

@@ -1,10 +1,5 @@
 import { McpError } from '../protocol/mcp.error.js';
-
-/**
- * The code of a transient refusal (`MCP_UNAVAILABLE` of `@mocapi/nestjs/redis`, which this entry
- * cannot import): nothing ran, the same call may be sent again shortly.
- */
-export const TASK_QUEUE_UNAVAILABLE = -32051;
+import { transientErrorArgs } from '../protocol/transient-error.js';
 
 /**
  * A task call could not be queued because the queue's Redis did not take the job (a connection
@@ -20,13 +15,11 @@ export class McpTaskQueueUnavailableException extends McpError {
     /** How long the client should wait before sending the call again (ms). */
     readonly retryAfterMs = 1000,
   ) {
-    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
     super(
-      TASK_QUEUE_UNAVAILABLE,
-      `Temporarily unavailable: the task queue could not take the task; retry after ${seconds} s`,
-      { retryAfterMs },
-      503,
-      { 'retry-after': String(seconds) },
+      ...transientErrorArgs(
+        retryAfterMs,
+        (seconds) => `Temporarily unavailable: the task queue could not take the task; retry after ${seconds} s`,
+      ),
     );
     this.name = 'McpTaskQueueUnavailableException';
   }

@@ -1,7 +1,5 @@
 import { McpError } from '../protocol/mcp.error.js';
-
-/** The transient error's code (`MCP_UNAVAILABLE` of `@mocapi/nestjs/redis`): nothing ran, try again shortly. */
-const UNAVAILABLE = -32051;
+import { transientErrorArgs } from '../protocol/transient-error.js';
 
 /**
  * An upstream could not take the call: down, answering 503, or already running
@@ -19,13 +17,12 @@ export class McpUpstreamUnavailableException extends McpError {
     /** How long the caller should wait before sending the call again. */
     readonly retryAfterMs = 1000,
   ) {
-    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
     super(
-      UNAVAILABLE,
-      `Temporarily unavailable: the upstream "${upstream}" ${reason}; retry after ${seconds} s`,
-      { upstream, retryAfterMs },
-      503,
-      { 'retry-after': String(seconds) },
+      ...transientErrorArgs(
+        retryAfterMs,
+        (seconds) => `Temporarily unavailable: the upstream "${upstream}" ${reason}; retry after ${seconds} s`,
+        { upstream, retryAfterMs },
+      ),
     );
     this.name = 'McpUpstreamUnavailableException';
   }

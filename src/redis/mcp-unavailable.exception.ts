@@ -1,4 +1,5 @@
 import { McpError } from '../protocol/mcp.error.js';
+import { TRANSIENT_ERROR_CODE, transientErrorArgs } from '../protocol/transient-error.js';
 
 /**
  * The JSON-RPC error code of a request that needed a shared store which could not answer in time.
@@ -7,7 +8,7 @@ import { McpError } from '../protocol/mcp.error.js';
  *
  * @publicApi
  */
-export const MCP_UNAVAILABLE = -32051;
+export const MCP_UNAVAILABLE = TRANSIENT_ERROR_CODE;
 
 /**
  * A transient failure: the request needed Redis (a flow claim, a rate-limit counter, a 2025-era
@@ -20,13 +21,11 @@ export const MCP_UNAVAILABLE = -32051;
  */
 export class McpUnavailableException extends McpError {
   constructor(readonly retryAfterMs = 1000) {
-    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
     super(
-      MCP_UNAVAILABLE,
-      `Temporarily unavailable: the shared store (Redis) did not answer; retry after ${seconds} s`,
-      { retryAfterMs },
-      503,
-      { 'retry-after': String(seconds) },
+      ...transientErrorArgs(
+        retryAfterMs,
+        (seconds) => `Temporarily unavailable: the shared store (Redis) did not answer; retry after ${seconds} s`,
+      ),
     );
     this.name = 'McpUnavailableException';
   }
