@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -41,21 +42,48 @@ export const CLUSTER_NODE_TIMEOUT_MS = 1000;
 /**
  * Starts six `redis-server --cluster-enabled yes` on free ports, joins them with
  * `redis-cli --cluster create ... --cluster-replicas 1 --cluster-yes` and waits until every node
- * reports `cluster_state:ok`.
+ * reports `cluster_state:ok`. A port is only free until a node binds it: when another process took
+ * one of them first (a node exits, or the process answering is not ours), the start is tried again on
+ * fresh ports, three times at most.
  */
 export async function startRedisCluster(): Promise<RedisCluster> {
   if (!REDIS_SERVER || !REDIS_CLI)
     throw new Error('redis-server / redis-cli missing: run scripts/ensure-test-servers.sh');
-  const dir = mkdtempSync(join(tmpdir(), 'mocapi-cluster-'));
+  const failures: string[] = [];
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const started = await launchCluster(REDIS_SERVER, REDIS_CLI).catch((error: Error) => {
+      failures.push(`attempt ${attempt}: ${error.message}`);
+      return undefined;
+    });
+    if (started) return started;
+  }
+  throw new Error(`the Redis Cluster did not start:\n${failures.join('\n')}`);
+}
+
+/** Six ports whose cluster bus port (port + 10000) is free too. */
+async function clusterPorts(): Promise<number[]> {
   const ports: number[] = [];
   while (ports.length < 6) {
     const port = await freePort();
-    // The cluster bus listens on port + 10000: both must be usable.
-    if (port < 55_535 && !ports.includes(port)) ports.push(port);
+    if (port < 55_535 && !ports.includes(port) && (await canListen(port + 10_000))) ports.push(port);
   }
+  return ports;
+}
+
+async function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+async function launchCluster(redisServer: string, redisCli: string): Promise<RedisCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'mocapi-cluster-'));
+  const ports = await clusterPorts();
   const nodes: ClusterNode[] = ports.map((port) => {
     const child = spawn(
-      REDIS_SERVER,
+      redisServer,
       [
         '--port',
         String(port),
@@ -84,7 +112,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     return { port, child };
   });
   const cli = async (port: number, ...args: string[]) =>
-    (await run(REDIS_CLI, ['-h', '127.0.0.1', '-p', String(port), ...args])).stdout;
+    (await run(redisCli, ['-h', '127.0.0.1', '-p', String(port), ...args])).stdout;
   const alive = (node: ClusterNode) => node.child.exitCode === null && node.child.signalCode === null;
   const stop = async () => {
     await Promise.all(
@@ -97,20 +125,26 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    for (const { port } of nodes) {
-      for (let attempt = 0; (await cli(port, 'PING').catch(() => '')).trim() !== 'PONG'; attempt++) {
-        if (attempt > 100) throw new Error(`cluster node ${port} did not start`);
+    for (const node of nodes) {
+      // The server answering on the port must be this node's own process, not one that took the port first.
+      const pid = async () => /process_id:(\d+)/.exec(await cli(node.port, 'INFO', 'server').catch(() => ''))?.[1];
+      for (let attempt = 0; (await pid()) !== String(node.child.pid); attempt++) {
+        if (!alive(node)) throw new Error(`cluster node ${node.port} exited (its port or bus port was taken)`);
+        if (attempt > 100) throw new Error(`cluster node ${node.port} did not start`);
         await delay(50);
       }
     }
-    await run(REDIS_CLI, [
+    await run(redisCli, [
       '--cluster',
       'create',
       ...ports.map((port) => `127.0.0.1:${port}`),
       '--cluster-replicas',
       '1',
       '--cluster-yes',
-    ]);
+    ]).catch((error: Error & { stdout?: string }) => {
+      // redis-cli prints its [ERR] lines on stdout: keep them in the error.
+      throw new Error(`${error.message}\n${error.stdout ?? ''}`.trim());
+    });
     await waitUntil(
       async () => {
         const states = await Promise.all(ports.map((port) => cli(port, 'CLUSTER', 'INFO').catch(() => '')));
