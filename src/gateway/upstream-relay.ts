@@ -1,4 +1,4 @@
-import { type Client, isInputRequiredResult } from '@modelcontextprotocol/client';
+import { type Client, isInputRequiredResult, specTypeSchemas } from '@modelcontextprotocol/client';
 import type { McpClientConnection } from '../client/mcp-client-connection.js';
 import { mcpCallScope } from '../mrtr/mcp-call-scope.js';
 import type { ReplaySession } from '../mrtr/replay-session.js';
@@ -12,6 +12,16 @@ import { WaitingUpstreamCall } from './waiting-upstream-call.js';
 
 /** The methods whose upstream answer may be a question for the user. */
 export type RelayedMethod = 'tools/call' | 'prompts/get' | 'resources/read';
+
+/**
+ * The spec's schema of each relayed method's result, given to the client's `request()`: the same
+ * check it makes by default, without the per-call lookup (a failing probe parse) that finds it.
+ */
+const RESULT_SCHEMAS = {
+  'tools/call': specTypeSchemas.CallToolResult,
+  'prompts/get': specTypeSchemas.GetPromptResult,
+  'resources/read': specTypeSchemas.ReadResourceResult,
+} as const;
 
 /** More rounds than this in one upstream flow is an upstream that never finishes. */
 const MAX_ROUNDS = 16;
@@ -123,7 +133,7 @@ export class UpstreamRelay {
       this.active++;
       let result: UpstreamResult;
       try {
-        result = (await client.request({ method, params: sent } as never, {
+        result = (await client.request({ method, params: sent } as never, RESULT_SCHEMAS[method], {
           allowInputRequired: true,
           timeout: timeoutMs,
           ...(waiting && { signal: waiting.signal }),

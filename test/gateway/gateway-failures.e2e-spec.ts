@@ -132,3 +132,51 @@ describe('McpGatewayModule: an upstream answer cut off while it arrives', () => 
     });
   });
 });
+
+/**
+ * An upstream that answers garbage: a result that is not a CallToolResult (its `content` a string),
+ * through a proxy in front of the real upstream. The client's check of the result stands between it
+ * and the downstream: a tool error naming the upstream, never the garbage passed on, a 500 or a stack.
+ */
+describe('McpGatewayModule: an upstream answer that is not a valid result', () => {
+  let upstream: RunningApp;
+  let proxy: RecordingProxy;
+
+  beforeAll(async () => {
+    upstream = await startApp(BookingUpstreamModule, 'express');
+    proxy = await startRecordingProxy(upstream.url);
+    proxy.garble('big', { resultType: 'complete', content: 'not a list of content blocks' });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await upstream?.close();
+  });
+
+  describe.each(ADAPTERS)('gateway on %s', (adapter) => {
+    describe.each<UpstreamEra>(['modern', 'legacy'])('upstream connection: %s era', (era) => {
+      let gateway: RunningApp;
+
+      beforeAll(async () => {
+        gateway = await startApp(gatewayModule(proxy.url, era, {}), adapter);
+      });
+      afterAll(async () => {
+        await gateway?.close();
+      });
+
+      it('is a tool error that names the upstream; the garbage is not passed on', async () => {
+        const client = await connectElicitingClient(gateway.url);
+        try {
+          const result = (await client.client.callTool({ name: 'ref_big', arguments: {} })) as {
+            isError?: boolean;
+            content: unknown;
+          };
+          expect(result.isError).toBe(true);
+          expect(text(result)).toBe('Upstream "ref": tools/call: the answer is not a valid MCP response');
+          expect(JSON.stringify(result)).not.toContain('not a list of content blocks');
+        } finally {
+          await client.close();
+        }
+      });
+    });
+  });
+});

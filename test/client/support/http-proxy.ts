@@ -15,6 +15,8 @@ export interface RecordingProxy {
    * characters, as one event of an SSE stream (or a JSON body), written as fast as the reader takes it.
    */
   flood(tool: string, bytes: number, as?: 'sse' | 'json'): void;
+  /** From now on, every `tools/call` of `tool` is answered by the proxy itself with `result` as the JSON-RPC result. */
+  garble(tool: string, result: unknown): void;
   /** Each flood answered so far. */
   readonly floods: Flood[];
   close(): Promise<void>;
@@ -69,7 +71,7 @@ function toolCallId(body: Buffer, tool: string): { id: unknown } | undefined {
 /**
  * A plain HTTP proxy on 127.0.0.1 in front of an upstream URL that records what passes through,
  * can answer POSTs with the transient error (503, Retry-After, -32051) a given number of times, and
- * can answer a tool's calls with an endless-looking result (a flood).
+ * can answer a tool's calls with an endless-looking result (a flood) or a result of its choosing.
  */
 export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
   const upstream = new URL(target);
@@ -78,6 +80,7 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
   let retryAfter = '0';
   let open = 0;
   let flooded: { tool: string; bytes: number; as: 'sse' | 'json' } | undefined;
+  let garbled: { tool: string; result: unknown } | undefined;
   const floods: Flood[] = [];
   const server: Server = createServer((req: IncomingMessage, res) => {
     const session = req.headers['mcp-session-id'];
@@ -110,6 +113,12 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
         floods.push(writeFlood(res, call.id, flooded.bytes, flooded.as));
         return;
       }
+      const bad = garbled && req.method === 'POST' ? toolCallId(body, garbled.tool) : undefined;
+      if (bad && garbled) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: bad.id, result: garbled.result }));
+        return;
+      }
       const forwarded = request(
         { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
         (answer) => {
@@ -134,6 +143,9 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
     },
     flood: (tool, bytes, as = 'sse') => {
       flooded = { tool, bytes, as };
+    },
+    garble: (tool, result) => {
+      garbled = { tool, result };
     },
     floods,
     close: async () => {
