@@ -22,39 +22,49 @@ export interface RedisServer {
   resume(): void;
 }
 
-/** Sends PING over a raw socket; true on +PONG. */
-function ping(port: number): Promise<boolean> {
+/**
+ * The process id of the redis-server answering on `port` (`INFO server` over a raw socket), so that
+ * a start can tell its own server from another process that took the port first.
+ */
+function answeringPid(port: number): Promise<number | undefined> {
   return new Promise((resolve) => {
     const socket = createConnection({ host: '127.0.0.1', port });
+    let reply = '';
     socket.setTimeout(500, () => socket.destroy());
-    socket.once('connect', () => socket.write('PING\r\n'));
-    socket.once('data', (data) => {
-      resolve(data.toString().startsWith('+PONG'));
+    socket.once('connect', () => socket.write('INFO server\r\n'));
+    socket.on('data', (data) => {
+      reply += data.toString();
+      const pid = /process_id:(\d+)\r\n/.exec(reply)?.[1];
+      if (pid === undefined) return;
+      resolve(Number(pid));
       socket.end();
     });
-    socket.once('error', () => resolve(false));
-    socket.once('close', () => resolve(false));
+    socket.once('error', () => resolve(undefined));
+    socket.once('close', () => resolve(undefined));
   });
 }
 
 /**
- * Spawns `redis-server --port <free> --bind 127.0.0.1 --save '' --appendonly no` and waits for PONG.
- * Debian's `redis-server` package; `npm test` installs it (scripts/ensure-test-servers.sh).
+ * Spawns `redis-server --port <free> --bind 127.0.0.1 --save '' --appendonly no` and waits until it
+ * answers (its own process, not another that took the port first: then a fresh port is tried, three
+ * times at most). Debian's `redis-server` package; `npm test` installs it
+ * (scripts/ensure-test-servers.sh).
  */
 export async function startRedis(): Promise<RedisServer> {
   if (!REDIS_SERVER) throw new Error('redis-server is not installed: run scripts/ensure-test-servers.sh');
-  const port = await freePort();
+  let port = await freePort();
   let child: ChildProcess | undefined;
   let stderr = '';
   const launch = async () => {
-    child = spawn(
+    const started = spawn(
       REDIS_SERVER,
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    for (let attempt = 0; !(await ping(port)); attempt++) {
-      if (attempt > 100 || child.exitCode !== null) throw new Error(`redis-server did not start: ${stderr}`);
+    child = started;
+    started.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    for (let attempt = 0; (await answeringPid(port)) !== started.pid; attempt++) {
+      if (attempt > 100 || started.exitCode !== null) throw new Error(`redis-server did not start: ${stderr}`);
       await delay(50);
     }
   };
@@ -65,7 +75,17 @@ export async function startRedis(): Promise<RedisServer> {
     running.kill('SIGKILL');
     await exited;
   };
-  await launch();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await launch();
+      break;
+    } catch (error) {
+      await stop();
+      if (attempt === 3) throw error;
+      port = await freePort();
+      stderr = '';
+    }
+  }
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
