@@ -1,24 +1,19 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { McpError } from '../protocol/mcp.error.js';
+import {
+  failureAttributes,
+  INSTRUMENTATION_SCOPE,
+  MAX_TARGET_CHARS,
+  type McpSpanFailure,
+  type SpanAttributes,
+  targetAttributes,
+  transportAttributes,
+} from '../telemetry/mcp-span-conventions.js';
 import { McpUpstreamError } from './mcp-upstream.error.js';
 import { McpUpstreamUnavailableException } from './mcp-upstream-unavailable.exception.js';
 import { type TraceApi, traceApi } from './trace-context.js';
 
-/** The tracer of our SERVER spans (`McpOpenTelemetryModule`): one instrumentation scope. */
-const TRACER = '@mocapi/nestjs';
-
-/** Longest `mcp.resource.uri` recorded, as our SERVER spans bound it. */
-const MAX_URI = 512;
-
 type Params = Record<string, unknown>;
-type Attributes = Record<string, string | number>;
-
-/** How an upstream request failed, as its span says it: `error.type`, and the status description. */
-interface Failure {
-  readonly type: string;
-  readonly code?: string;
-  readonly message?: string;
-}
 
 /**
  * Sends one upstream request (`send`, given the request's params) inside its CLIENT span, after the
@@ -46,9 +41,11 @@ export async function inUpstreamSpan<T extends Params>(
   const api = traceApi();
   if (!api) return send(params);
   const parent = parentOf(api, params);
-  const span = api.trace.getTracer(TRACER).startSpan(spanName(method, params), { kind: api.SpanKind.CLIENT }, parent);
+  const span = api.trace
+    .getTracer(INSTRUMENTATION_SCOPE)
+    .startSpan(spanName(method, params), { kind: api.SpanKind.CLIENT }, parent);
   const context = api.trace.setSpan(parent, span);
-  let failure: Failure | undefined;
+  let failure: McpSpanFailure | undefined;
   try {
     const result = await api.context.with(context, () => send(withTraceContext(api, context, params)));
     if (method === 'tools/call' && result['isError'] === true) failure = { type: 'tool_error' };
@@ -60,8 +57,7 @@ export async function inUpstreamSpan<T extends Params>(
     if (span.isRecording()) {
       const attributes = requestAttributes(client, url, method, params);
       if (failure !== undefined) {
-        attributes['error.type'] = failure.type;
-        if (failure.code !== undefined) attributes['rpc.response.status_code'] = failure.code;
+        Object.assign(attributes, failureAttributes(failure));
         span.setStatus({
           code: api.SpanStatusCode.ERROR,
           ...(failure.message !== undefined && { message: failure.message }),
@@ -100,16 +96,12 @@ function withTraceContext(api: TraceApi, context: unknown, params: Params): Para
   return { ...params, _meta: { ...meta, ...carrier } };
 }
 
-function requestAttributes(client: Client, url: URL | undefined, method: string, params: Params): Attributes {
-  const attributes: Attributes = { 'mcp.method.name': method };
+function requestAttributes(client: Client, url: URL | undefined, method: string, params: Params): SpanAttributes {
+  const attributes: SpanAttributes = { 'mcp.method.name': method };
   const name = params['name'];
-  if (method === 'tools/call' && typeof name === 'string') {
-    attributes['gen_ai.tool.name'] = name;
-    attributes['gen_ai.operation.name'] = 'execute_tool';
-  } else if (method === 'prompts/get' && typeof name === 'string') {
-    attributes['gen_ai.prompt.name'] = name;
-  } else if (method === 'resources/read' && typeof params['uri'] === 'string') {
-    attributes['mcp.resource.uri'] = params['uri'].slice(0, MAX_URI);
+  if (typeof name === 'string') Object.assign(attributes, targetAttributes(method, name));
+  if (method === 'resources/read' && typeof params['uri'] === 'string') {
+    attributes['mcp.resource.uri'] = params['uri'].slice(0, MAX_TARGET_CHARS);
   }
   const version = client.getNegotiatedProtocolVersion();
   if (version !== undefined) attributes['mcp.protocol.version'] = version;
@@ -120,18 +112,17 @@ function requestAttributes(client: Client, url: URL | undefined, method: string,
 }
 
 /** `server.address` / `server.port` of an HTTP upstream, and its network transport. */
-function serverAttributes(url: URL): Attributes {
+function serverAttributes(url: URL): SpanAttributes {
   const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
   return {
     'server.address': url.hostname.replace(/^\[(.*)\]$/, '$1'),
     'server.port': port,
-    'network.transport': 'tcp',
-    'network.protocol.name': 'http',
+    ...transportAttributes('http'),
   };
 }
 
 /** `error.type` of a failed upstream request: our reason for it, or the upstream's JSON-RPC error code. */
-function failureOf(error: unknown): Failure {
+function failureOf(error: unknown): McpSpanFailure {
   if (error instanceof McpUpstreamError) return { type: error.reason, message: error.message };
   if (error instanceof McpUpstreamUnavailableException) return { type: 'unavailable', message: error.message };
   if (error instanceof McpError) {

@@ -20,15 +20,13 @@ import { McpObserver } from '../telemetry/mcp-observer.decorator.js';
 import type { McpAuditEvent } from '../telemetry/mcp-audit-event.js';
 import type { McpRequestObserver } from '../telemetry/mcp-request-observer.js';
 import {
-  type Failure,
-  metricAttributes,
-  methodName,
+  failureAttributes,
+  INSTRUMENTATION_SCOPE,
+  type McpSpanFailure,
   networkTransport,
-  requestAttributes,
   transportAttributes,
-} from './mcp-otel-attributes.js';
-
-const SCOPE = '@mocapi/nestjs';
+} from '../telemetry/mcp-span-conventions.js';
+import { metricAttributes, methodName, requestAttributes } from './mcp-otel-attributes.js';
 
 /** Reads W3C trace context (`traceparent`, `tracestate`) from a request's `params._meta`. */
 const META_GETTER: TextMapGetter<Record<string, unknown>> = {
@@ -43,9 +41,6 @@ const META_GETTER: TextMapGetter<Record<string, unknown>> = {
 const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 /** Sessions last minutes to hours: the same advice up to 300 s, then up to a day. */
 const SESSION_BUCKETS = [...DURATION_BUCKETS, 600, 1800, 3600, 7200, 14_400, 43_200, 86_400];
-
-/** Methods whose `params.uri` is the `mcp.resource.uri` of the conventions (resources/read's is its target). */
-/** How an operation failed, as the conventions record it. */
 
 /**
  * Spans and metrics of the OpenTelemetry MCP semantic conventions, through `@opentelemetry/api`
@@ -74,8 +69,8 @@ export class McpOpenTelemetryObserver implements McpRequestObserver {
   private readonly sessionDuration: Histogram;
 
   constructor(version?: string) {
-    this.tracer = trace.getTracer(SCOPE, version);
-    const meter = metrics.getMeter(SCOPE, version);
+    this.tracer = trace.getTracer(INSTRUMENTATION_SCOPE, version);
+    const meter = metrics.getMeter(INSTRUMENTATION_SCOPE, version);
     this.duration = meter.createHistogram('mcp.server.operation.duration', {
       unit: 's',
       description: 'MCP request or notification duration as observed on the receiver',
@@ -133,17 +128,14 @@ export class McpOpenTelemetryObserver implements McpRequestObserver {
     const attributes: Attributes = { 'mcp.method.name': push.method, ...transportAttributes(request.transport) };
     if (request.protocolVersion !== undefined) attributes['mcp.protocol.version'] = request.protocolVersion;
     propagation.inject(trace.setSpan(parent, span), push.meta);
-    let failure: Failure | undefined;
+    let failure: McpSpanFailure | undefined;
     try {
       return await send();
     } catch (error) {
       failure = pushFailureOf(error);
       throw error;
     } finally {
-      if (failure !== undefined) {
-        attributes['error.type'] = failure.type;
-        if (failure.code !== undefined) attributes['rpc.response.status_code'] = failure.code;
-      }
+      if (failure !== undefined) Object.assign(attributes, failureAttributes(failure));
       if (span.isRecording()) {
         span.setAttributes(attributes);
         span.setAttributes({ 'jsonrpc.request.id': push.id, 'mcp.input_request.key': push.key });
@@ -184,7 +176,7 @@ function parentOf(params: Readonly<Record<string, unknown>>): Context {
 }
 
 /** How a request failed: a JSON-RPC error (its code and message), or a tool error; undefined when it did not. */
-function failureOf(outcome: McpAuditEvent['outcome']): Failure | undefined {
+function failureOf(outcome: McpAuditEvent['outcome']): McpSpanFailure | undefined {
   switch (outcome.kind) {
     case 'tool_error':
       return { type: 'tool_error' };
@@ -204,7 +196,7 @@ function failureOf(outcome: McpAuditEvent['outcome']): Failure | undefined {
  * How a pushed request failed: the client's JSON-RPC error (its code and message), the round's
  * `timeout`, the call's end (`McpCallAbortedError.reason`: `cancelled`, `disconnected`, ...).
  */
-function pushFailureOf(error: unknown): Failure {
+function pushFailureOf(error: unknown): McpSpanFailure {
   if (error instanceof LegacyInputError) {
     const { answer } = error;
     if (answer === undefined) return { type: error.failure, message: error.message };
@@ -215,7 +207,7 @@ function pushFailureOf(error: unknown): Failure {
   return { type: '_OTHER' };
 }
 
-function setError(span: Span, failure: Failure): void {
+function setError(span: Span, failure: McpSpanFailure): void {
   span.setStatus({
     code: SpanStatusCode.ERROR,
     ...(failure.message !== undefined && { message: failure.message }),
@@ -226,7 +218,7 @@ function settle(
   span: Span,
   request: McpRequestObserver.Trace,
   outcome: McpAuditEvent['outcome'],
-  failure: Failure | undefined,
+  failure: McpSpanFailure | undefined,
 ): void {
   const attributes: Attributes = { 'mcp.outcome': outcome.kind };
   if (request.protocolVersion !== undefined) attributes['mcp.protocol.version'] = request.protocolVersion;
@@ -238,8 +230,7 @@ function settle(
   const replay = request.replay;
   if (replay && (replay.isRetry || replay.sealedRound)) attributes['mcp.flow.id'] = replay.flowId;
   if (failure !== undefined) {
-    attributes['error.type'] = failure.type;
-    if (failure.code !== undefined) attributes['rpc.response.status_code'] = failure.code;
+    Object.assign(attributes, failureAttributes(failure));
     setError(span, failure);
   }
   span.setAttributes(attributes);

@@ -7,6 +7,7 @@ import { McpMethod } from '../protocol/mcp-methods.js';
 import { INVALID_REQUEST_STATE_MESSAGE } from '../mrtr/exceptions/invalid-request-state.exception.js';
 import type { McpAuditEvent } from './mcp-audit-event.js';
 import type { McpRequestObserver } from './mcp-request-observer.js';
+import { MAX_TARGET_CHARS } from './mcp-span-conventions.js';
 
 /** The names the package's own code uses for {@link McpRequestObserver.Trace} and `McpAuditEvent.outcome`. */
 export type McpRequestTrace = McpRequestObserver.Trace;
@@ -25,7 +26,7 @@ export function startTrace(
   let target: string | undefined;
   if (TARGETED.has(method)) {
     const name = params['name'] ?? params['uri'];
-    if (typeof name === 'string') target = name.slice(0, 512);
+    if (typeof name === 'string') target = name.slice(0, MAX_TARGET_CHARS);
   }
   return {
     time: Date.now(),
