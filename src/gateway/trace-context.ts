@@ -48,16 +48,14 @@ export function traceApi(): TraceApi | undefined {
 }
 
 /**
- * The W3C trace context an upstream request carries in `_meta`: the current one (our server span,
- * with `McpOpenTelemetryModule`), else the caller's own `traceparent` / `tracestate` passed on.
- * The request's CLIENT span replaces it with its own when there is one (see `upstream-span.ts`).
+ * The caller's own W3C trace context (`traceparent` / `tracestate` of the downstream request's
+ * `_meta`), for the upstream request's `_meta`. With `@opentelemetry/api` and a propagator, the
+ * request's CLIENT span replaces it with its own (see `upstream-span.ts`); without, it is passed on
+ * as it came.
  */
 export function traceMeta(exchange: McpExchange | undefined): { _meta?: Record<string, unknown> } {
+  const own = exchange?.params?.['_meta'] as Record<string, unknown> | undefined;
   const carrier: Record<string, unknown> = {};
-  api?.propagation.inject(api.context.active(), carrier);
-  if (typeof carrier['traceparent'] !== 'string') {
-    const own = exchange?.params?.['_meta'] as Record<string, unknown> | undefined;
-    for (const key of ['traceparent', 'tracestate']) if (typeof own?.[key] === 'string') carrier[key] = own[key];
-  }
+  for (const key of ['traceparent', 'tracestate']) if (typeof own?.[key] === 'string') carrier[key] = own[key];
   return Object.keys(carrier).length > 0 ? { _meta: carrier } : {};
 }
