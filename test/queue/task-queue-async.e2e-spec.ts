@@ -43,13 +43,22 @@ function appWith(keyPrefix: string, queue: DynamicModule, imports: DynamicModule
   };
 }
 
-/** The events BullMQ recorded for `jobId` in the stream of `prefix`:`queueName`. */
+/**
+ * The events BullMQ recorded for `jobId` in the stream of `prefix`:`queueName`, once the job has
+ * ended there (`completed` or `failed`; at most 5 s). The task's own record says `completed` when
+ * the handler's result is stored, a moment before the worker moves the job to completed.
+ */
 async function jobEvents(prefix: string, queueName: string, jobId: string): Promise<string[]> {
-  const entries = await observer.xrange(`${prefix}:${queueName}:events`, '-', '+');
-  return entries
-    .map(([, fields]) => Object.fromEntries(fields.flatMap((_, i) => (i % 2 ? [] : [[fields[i], fields[i + 1]]]))))
-    .filter((event) => event['jobId'] === jobId)
-    .map((event) => event['event']!);
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const entries = await observer.xrange(`${prefix}:${queueName}:events`, '-', '+');
+    const events = entries
+      .map(([, fields]) => Object.fromEntries(fields.flatMap((_, i) => (i % 2 ? [] : [[fields[i], fields[i + 1]]]))))
+      .filter((event) => event['jobId'] === jobId)
+      .map((event) => event['event']!);
+    if (events.includes('completed') || events.includes('failed') || Date.now() > deadline) return events;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 describe.each(ADAPTERS)('McpTaskQueueModule.forRootAsync (%s)', (adapter) => {
